@@ -1,0 +1,54 @@
+# One command each: `make test` and `make demo` set themselves up from the lock.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.synced
+
+export UV_PYTHON_DOWNLOADS := never
+export UV_PROJECT_ENVIRONMENT := $(VENV)
+export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
+
+.PHONY: setup test test-all unit property integration infra e2e lint typecheck demo bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml uv.lock
+	@test -x $(BIN)/uv || { $(PY) -m venv $(VENV) && $(BIN)/pip install -q --disable-pip-version-check uv==0.13.9; }
+	$(BIN)/uv sync --frozen --quiet
+	@touch $(STAMP)
+
+test: setup lint typecheck
+	$(BIN)/pytest -n 2
+
+test-all: setup
+	$(BIN)/pytest -n 2 -m ""
+
+unit: setup
+	$(BIN)/pytest tests/unit
+
+property: setup
+	$(BIN)/pytest tests/property
+
+integration: setup
+	$(BIN)/pytest tests/integration
+
+infra: setup
+	$(BIN)/pytest tests/infra
+
+e2e: setup
+	$(BIN)/pytest tests/e2e
+
+lint: setup
+	$(BIN)/ruff check .
+
+typecheck: setup
+	$(BIN)/mypy
+
+demo: setup
+	$(BIN)/tourney demo
+
+bench: setup
+	$(BIN)/tourney bench engine
+
+clean:
+	rm -rf $(VENV) cdk.out .pytest_cache .mypy_cache .hypothesis

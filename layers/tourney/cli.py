@@ -1,0 +1,54 @@
+"""The ``tourney`` command: a thin front over the product's parts.
+
+Each subcommand lives in its own module, imported only when it runs, and
+exposes ``add_arguments(parser)`` and ``run(args) -> int``:
+
+- ``hands``     -> ``tourney.simulation.random_hands`` (random-action hands, PHH out)
+- ``simulate``  -> ``tourney.simulation.command`` (a whole tournament with bots)
+- ``bench``     -> ``bench.command`` (engine and other benchmarks)
+- ``local``     -> ``infra.local.command`` (the local stack)
+- ``demo``      -> ``tourney.simulation.demo`` (what ``make demo`` runs)
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "hands": ("tourney.simulation.random_hands", "play independent random-action hands and write PHH"),
+    "simulate": ("tourney.simulation.command", "run one whole tournament with bot players"),
+    "bench": ("bench.command", "benchmarks (engine, balancing, ...)"),
+    "local": ("infra.local.command", "the local stack: up, token"),
+    "demo": ("tourney.simulation.demo", "the demo that `make demo` runs"),
+}
+
+
+def _load(module_name: str):  # type: ignore[no-untyped-def]
+    return importlib.import_module(module_name)
+
+
+def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tourney", description=__doc__.splitlines()[0])
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    wanted = argv[0] if argv else None
+    for name, (module_name, help_text) in SUBCOMMANDS.items():
+        sub = subparsers.add_parser(name, help=help_text)
+        sub.set_defaults(_module=module_name)
+        if name == wanted:  # import only the subcommand being run
+            _load(module_name).add_arguments(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(args_list)
+    args = parser.parse_args(args_list)
+    result: int = _load(args._module).run(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())
