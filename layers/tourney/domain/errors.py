@@ -1,0 +1,83 @@
+"""The domain's errors: one hierarchy, one stable ``code`` per class (STYLE.md, 'Errors').
+
+The ``code`` becomes the ``error`` field of an HTTP error body (CONTRACT.md); the
+edge maps classes to statuses by type, never by message text. Add classes here;
+never rename a ``code``.
+
+>>> InsufficientFunds("short").code
+'insufficient_funds'
+>>> issubclass(AlreadyRegistered, Conflict)
+True
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class TourneyError(Exception):
+    """Base of every domain error."""
+
+    code: ClassVar[str] = "tourney_error"
+
+
+class IllegalAction(TourneyError):
+    code: ClassVar[str] = "illegal_action"
+
+
+class NotYourTurn(TourneyError):
+    code: ClassVar[str] = "not_your_turn"
+
+
+class NotYourSeat(TourneyError):
+    code: ClassVar[str] = "not_your_seat"
+
+
+class NotFound(TourneyError):
+    code: ClassVar[str] = "not_found"
+
+
+class StaleVersion(TourneyError):
+    code: ClassVar[str] = "stale_version"
+
+
+class InsufficientFunds(TourneyError):
+    """A debit would take an account below zero; nothing was moved (RULES.md, Money)."""
+
+    code: ClassVar[str] = "insufficient_funds"
+
+
+class Conflict(TourneyError):
+    """The request contradicts the current state (maps to 409)."""
+
+    code: ClassVar[str] = "conflict"
+
+
+class RegistrationClosed(Conflict):
+    """Registration or unregistration outside the open window (RULES.md, rule 2)."""
+
+    code: ClassVar[str] = "registration_closed"
+
+
+class AlreadyRegistered(Conflict):
+    """The player is already registered or wait-listed (RULES.md, Money)."""
+
+    code: ClassVar[str] = "already_registered"
+
+
+class WaitingListFull(Conflict):
+    """The field and the waiting list of 10 are full (RULES.md, rule 3)."""
+
+    code: ClassVar[str] = "waiting_list_full"
+
+
+class IdempotencyConflict(Conflict):
+    """A different ledger entry was posted under an idempotency key already used."""
+
+    code: ClassVar[str] = "idempotency_conflict"
+
+
+class NotRegistered(NotFound):
+    """The player holds no registration in this tournament."""
+
+    code: ClassVar[str] = "not_registered"
