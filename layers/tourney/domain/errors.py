@@ -81,3 +81,33 @@ class NotRegistered(NotFound):
     """The player holds no registration in this tournament."""
 
     code: ClassVar[str] = "not_registered"
+
+
+class NotEnoughPlayers(Conflict):
+    """A table needs two active players to draw for the button or deal (RULES.md, 'Balancing and breaking')."""
+
+    code: ClassVar[str] = "not_enough_players"
+
+
+class HandInProgress(Conflict):
+    """Seats change only between hands: nobody is taken out of a hand in progress (RULES.md, rules 11-13)."""
+
+    code: ClassVar[str] = "hand_in_progress"
+
+
+class NoHandInProgress(Conflict):
+    """An action, time-out or cancellation arrived while no hand is being played."""
+
+    code: ClassVar[str] = "no_hand_in_progress"
+
+
+class SeatTaken(Conflict):
+    """The seat is occupied, or the player already sits at the table."""
+
+    code: ClassVar[str] = "seat_taken"
+
+
+class NotSeated(NotFound):
+    """The player or seat is not at this table."""
+
+    code: ClassVar[str] = "not_seated"
