@@ -111,3 +111,21 @@ class NotSeated(NotFound):
     """The player or seat is not at this table."""
 
     code: ClassVar[str] = "not_seated"
+
+
+class InvalidConfiguration(TourneyError):
+    """A tournament's configuration or blind structure breaks a rule (RULES.md, 'Defaults'); nothing was created."""
+
+    code: ClassVar[str] = "invalid_configuration"
+
+
+class InvalidClock(Conflict):
+    """The tournament clock was given impossible instants, or paused or resumed twice (RULES.md, rule 17)."""
+
+    code: ClassVar[str] = "invalid_clock"
+
+
+class TableFull(Conflict):
+    """No empty seat is left where a player must sit (RULES.md, 'Balancing and breaking')."""
+
+    code: ClassVar[str] = "table_full"
