@@ -129,3 +129,15 @@ class TableFull(Conflict):
     """No empty seat is left where a player must sit (RULES.md, 'Balancing and breaking')."""
 
     code: ClassVar[str] = "table_full"
+
+
+class StaleAction(StaleVersion):
+    """A player's action names a decision (``seq``) that is no longer the one awaited (CONTRACT.md, actions)."""
+
+    code: ClassVar[str] = "stale_action"
+
+
+class InvalidDeal(TourneyError):
+    """A hand was dealt with inconsistent positions, stacks, blinds or deck (RULES.md, rules 7, 8, 14)."""
+
+    code: ClassVar[str] = "invalid_deal"
