@@ -141,3 +141,15 @@ class InvalidDeal(TourneyError):
     """A hand was dealt with inconsistent positions, stacks, blinds or deck (RULES.md, rules 7, 8, 14)."""
 
     code: ClassVar[str] = "invalid_deal"
+
+
+class NotStartedYet(Conflict):
+    """A start asked for before the tournament may start (RULES.md, rule 2; a Sit&Go starts when full)."""
+
+    code: ClassVar[str] = "not_started_yet"
+
+
+class AlreadyStarted(Conflict):
+    """An act that only exists before the start, asked for after it (RULES.md, rules 2, 4, 17)."""
+
+    code: ClassVar[str] = "already_started"
