@@ -1,0 +1,407 @@
+"""Balancing and breaking tables, after every hand (RULES.md, 'Balancing and breaking'; seed rules 11, 12, 13).
+
+``Balancing`` is the tournament-wide view the coordinator keeps: how many
+players sit at each table. After each hand that ends at a table it decides
+which tables give players and which receive them; it never names a player.
+``seat_moves`` then turns those decisions into players and seats: the player
+moved off a table is the one due to post the big blind next there (the caller
+passes that seat, from ``blinds.upcoming_big_blind``) and the seat is
+``seating.seat_for_arrival`` (rule 13).
+
+How the rules are read:
+
+* Only the table whose hand just ended is known to be between hands. It may
+  give players (be balanced from, be broken, be emptied); any other table
+  gives only when its own hand ends. A table may *receive* at any time: the
+  newcomer takes an empty seat and is dealt in from that table's next hand,
+  so nobody is ever taken out of a hand in progress (rule 11).
+* Balancing (rule 11): while the largest table has two or more players more
+  than the smallest, one player moves from the largest to the smallest. When
+  the largest table is in a hand, the move waits until it ends: the imbalance
+  itself is the pending move, so nothing is stored for it. A table that ends
+  its hand as (one of) the largest gives until it is no longer the largest or
+  the gap is below two.
+* Breaking (rule 12): when the remaining players fit on one table fewer, the
+  table where the most recent elimination took place is broken. That table is
+  the one whose hand just ended (eliminations happen at the end of a hand), so
+  breaking is immediate. Its players go one by one, each to a table with the
+  fewest players at that moment.
+* The table with the fewest players: among equals, the one that has had that
+  count the longest (insertion order), which keeps decisions deterministic for
+  a seeded simulation.
+* A table left with a single player does not deal. Its player moves at once
+  when another table has an empty seat (exactly when breaking is due); when
+  every other table is full the table waits, receives players by balancing
+  and resumes dealing when it has two (``Decision.resumed``).
+* The final table (rule 12): when all remaining players fit on one table, the
+  last break leaves one table; its seats and button are drawn again as soon
+  as it is between hands (``Decision.final_table``): at once if it was
+  waiting, otherwise when its current hand ends. A tournament that starts on
+  one table has its final table from the start and no redraw.
+
+Cost: table ids sit in buckets by player count (one insertion-ordered dict per
+count, 0..seats_per_table), so finding the largest and the smallest table is
+a scan of at most 11 buckets and each decision costs O(seats_per_table) per
+move, independent of the number of tables (DESIGN.md, 'Scale to design for').
+
+>>> b = Balancing(9, {"A": 9, "B": 9, "C": 5})
+>>> b.after_hand("A", eliminated=0).moves
+(Move(from_table='A', to_table='C', reason=<MoveReason.BALANCING: 'balancing'>),)
+>>> b.sizes()
+{'A': 8, 'B': 9, 'C': 6}
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from tourney.domain.errors import Conflict, InvalidConfiguration, NotFound
+from tourney.domain.seating import PlayerId, departure_order, seat_for_arrival
+from tourney.domain.structure import MAX_SEATS, MIN_SEATS
+
+TableId = str
+
+
+class MoveReason(StrEnum):
+    BALANCING = "balancing"
+    """Rule 11: from the largest table to the smallest."""
+    BREAKING = "breaking"
+    """Rule 12: the table of the most recent elimination is broken."""
+    LONE_PLAYER = "lone_player"
+    """A table left with one player does not deal: the player moves at once."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One player leaves ``from_table`` for ``to_table`` (which player and seat: ``seat_moves``)."""
+
+    from_table: TableId
+    to_table: TableId
+    reason: MoveReason
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What follows the end of a hand at ``table`` (RULES.md, 'Balancing and breaking').
+
+    ``moves`` are in order (a broken table's players leave one by one).
+    ``broken``: tables emptied and closed. ``resumed``: tables that were
+    waiting with one player and now have players to deal to. ``waiting``:
+    ``table`` does not deal (one player, nowhere to go yet). ``final_table``:
+    redraw every seat and the button of this table now (rule 12).
+    ``finished``: one player is left; the tournament is over (rule 15).
+    """
+
+    table: TableId
+    moves: tuple[Move, ...] = ()
+    broken: tuple[TableId, ...] = ()
+    resumed: tuple[TableId, ...] = ()
+    waiting: bool = False
+    final_table: TableId | None = None
+    finished: bool = False
+
+    @property
+    def deals(self) -> bool:
+        """Whether ``table`` deals its next hand."""
+        return not (self.finished or self.waiting or self.table in self.broken)
+
+
+class Balancing:
+    """Player counts of a tournament's tables and the moves after each hand (RULES.md, rules 11, 12, 13).
+
+    Mutable on purpose: copying 28,000 table counts per hand would make every
+    decision linear in the field. ``to_dict``/``from_dict`` give plain data.
+    """
+
+    def __init__(
+        self,
+        seats_per_table: int,
+        tables: Mapping[TableId, int] | Iterable[tuple[TableId, int]],
+        *,
+        waiting: Iterable[TableId] = (),
+        last_elimination: TableId | None = None,
+        final_table: TableId | None = None,
+        final_table_pending: TableId | None = None,
+    ) -> None:
+        if type(seats_per_table) is not int or not MIN_SEATS <= seats_per_table <= MAX_SEATS:
+            raise InvalidConfiguration(f"seats per table must be {MIN_SEATS}..{MAX_SEATS}, got {seats_per_table!r}")
+        self._seats = seats_per_table
+        self._size: dict[TableId, int] = {}
+        # _buckets[n]: the tables with n players, oldest arrival in the bucket first.
+        self._buckets: list[dict[TableId, None]] = [{} for _ in range(seats_per_table + 1)]
+        self._players = 0
+        pairs = tables.items() if isinstance(tables, Mapping) else tables
+        for table, size in pairs:
+            if table in self._size:
+                raise InvalidConfiguration(f"table {table} appears twice")
+            if type(size) is not int or not 1 <= size <= seats_per_table:
+                raise InvalidConfiguration(f"table {table} has {size!r} players, not 1..{seats_per_table}")
+            self._size[table] = size
+            self._buckets[size][table] = None
+            self._players += size
+        self._waiting: dict[TableId, None] = dict.fromkeys(t for t in waiting if self._size.get(t) == 1)
+        self._last_elimination = last_elimination
+        self._final_table_pending = final_table_pending
+        if final_table is None and final_table_pending is None and len(self._size) == 1:
+            final_table = next(iter(self._size))
+        self._final_table = final_table
+
+    # -- reading ---------------------------------------------------------------
+
+    @property
+    def seats_per_table(self) -> int:
+        return self._seats
+
+    @property
+    def players(self) -> int:
+        return self._players
+
+    @property
+    def table_count(self) -> int:
+        return len(self._size)
+
+    @property
+    def final_table(self) -> TableId | None:
+        """The final table once formed (redrawn, or the only table from the start)."""
+        return self._final_table
+
+    @property
+    def final_table_pending(self) -> TableId | None:
+        """The last table left, whose redraw waits for its current hand to end."""
+        return self._final_table_pending
+
+    @property
+    def waiting(self) -> tuple[TableId, ...]:
+        """Tables with a single player that do not deal until players arrive."""
+        return tuple(self._waiting)
+
+    def size(self, table: TableId) -> int:
+        try:
+            return self._size[table]
+        except KeyError:
+            raise NotFound(f"no table {table} in play") from None
+
+    def sizes(self) -> dict[TableId, int]:
+        """A copy of every table's player count (linear: for reports and tests, not the play path)."""
+        return dict(self._size)
+
+    def smallest(self) -> int:
+        return next(n for n, bucket in enumerate(self._buckets) if bucket)
+
+    def largest(self) -> int:
+        return next(n for n in range(self._seats, -1, -1) if self._buckets[n])
+
+    def tables_needed(self) -> int:
+        return -(-self._players // self._seats)
+
+    # -- deciding ----------------------------------------------------------------
+
+    def after_hand(self, table: TableId, eliminated: int = 0) -> Decision:
+        """Decide the moves after a hand ends at ``table`` with ``eliminated`` players out (RULES.md, rules 11-13).
+
+        ``table`` is between hands while this runs; every other table is
+        assumed to be in a hand, except those waiting with a single player.
+        """
+        size = self.size(table)
+        if type(eliminated) is not int or not 0 <= eliminated < size:
+            raise Conflict(f"{eliminated!r} eliminations at table {table} of {size}: the hand's winner remains")
+        if eliminated:
+            self._resize(table, size - eliminated)
+            self._players -= eliminated
+            self._last_elimination = table
+        self._waiting.pop(table, None)
+        if self._players == 1:
+            return Decision(table, finished=True)
+
+        moves: list[Move] = []
+        broken: list[TableId] = []
+        final_table: TableId | None = None
+        if self._final_table_pending == table:
+            final_table = self._formed(table)
+
+        # A lone player moves at once when there is room elsewhere; otherwise the table waits.
+        for lone in (table, *self._waiting):
+            if lone in self._size and self._size[lone] == 1 and self.table_count > 1:
+                if self._breaking_due():
+                    reason = MoveReason.BREAKING if lone == self._last_elimination else MoveReason.LONE_PLAYER
+                    self._break(lone, reason, moves, broken)
+                else:
+                    self._waiting[lone] = None
+
+        while self.table_count > 1 and self._breaking_due():
+            target = self._break_target(table)
+            if target is None:
+                break  # the table of the last elimination is in a hand: it is broken when that hand ends
+            self._break(target, MoveReason.BREAKING, moves, broken)
+
+        if table in self._size and table not in self._waiting:
+            self._balance_from(table, moves)
+
+        if self.table_count == 1 and self._final_table is None:
+            (last,) = self._size
+            if last == table or last in self._waiting:
+                final_table = self._formed(last)
+            else:
+                self._final_table_pending = last
+
+        resumed = tuple(dict.fromkeys(m.to_table for m in moves if m.to_table in self._waiting))
+        for again in resumed:
+            if self._size[again] >= 2:
+                del self._waiting[again]
+        resumed = tuple(t for t in resumed if t not in self._waiting)
+        return Decision(
+            table=table,
+            moves=tuple(moves),
+            broken=tuple(broken),
+            resumed=resumed,
+            waiting=table in self._waiting,
+            final_table=final_table,
+        )
+
+    def _formed(self, table: TableId) -> TableId:
+        self._final_table = table
+        self._final_table_pending = None
+        self._waiting.pop(table, None)
+        return table
+
+    def _breaking_due(self) -> bool:
+        """The remaining players fit on one table fewer (RULES.md, rule 12)."""
+        return self._players <= (len(self._size) - 1) * self._seats
+
+    def _break_target(self, table: TableId) -> TableId | None:
+        """The table of the most recent elimination, if it is between hands (RULES.md, rule 12)."""
+        last = self._last_elimination
+        if last is not None and last in self._size:
+            return last if last == table or last in self._waiting else None
+        # The table of the last elimination is already gone: break a table that is between hands.
+        if table in self._size:
+            return table
+        return next(iter(self._waiting), None)
+
+    def _break(self, table: TableId, reason: MoveReason, moves: list[Move], broken: list[TableId]) -> None:
+        """Empty ``table``: its players go one by one to the tables with the fewest players (RULES.md, rule 12)."""
+        count = self._size.pop(table)
+        del self._buckets[count][table]
+        self._waiting.pop(table, None)
+        for _ in range(count):
+            to_table = self._fewest()
+            self._resize(to_table, self._size[to_table] + 1)
+            moves.append(Move(table, to_table, reason))
+        broken.append(table)
+
+    def _balance_from(self, table: TableId, moves: list[Move]) -> None:
+        """While ``table`` is a largest table and 2+ above the smallest, it gives one to the smallest (rule 11)."""
+        while True:
+            size = self._size[table]
+            smallest = self.smallest()
+            if size < self.largest() or size - smallest < 2:
+                return
+            to_table = next(iter(self._buckets[smallest]))
+            self._resize(table, size - 1)
+            self._resize(to_table, smallest + 1)
+            moves.append(Move(table, to_table, MoveReason.BALANCING))
+
+    def _fewest(self) -> TableId:
+        return next(iter(self._buckets[self.smallest()]))
+
+    def _resize(self, table: TableId, size: int) -> None:
+        del self._buckets[self._size[table]][table]
+        self._size[table] = size
+        self._buckets[size][table] = None
+
+    # -- plain data ----------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data; the bucket order is kept, so a restored state decides exactly as this one."""
+        return {
+            "seats_per_table": self._seats,
+            "buckets": [list(bucket) for bucket in self._buckets],
+            "waiting": list(self._waiting),
+            "last_elimination": self._last_elimination,
+            "final_table": self._final_table,
+            "final_table_pending": self._final_table_pending,
+        }
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> Balancing:
+        pairs = [(str(table), size) for size, bucket in enumerate(raw["buckets"]) for table in bucket]
+        return cls(
+            int(raw["seats_per_table"]),
+            pairs,
+            waiting=[str(t) for t in raw.get("waiting", ())],
+            last_elimination=raw.get("last_elimination"),
+            final_table=raw.get("final_table"),
+            final_table_pending=raw.get("final_table_pending"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeats:
+    """What ``seat_moves`` needs of one table: who sits where, its last button, who is due for the BB.
+
+    ``next_big_blind_seat`` is the seat of ``blinds.upcoming_big_blind`` (None
+    before the table's first hand: then the lowest occupied seat leaves first).
+    ``button_seat`` is the button of the table's last hand (None: no hand yet).
+    """
+
+    seats: Mapping[int, PlayerId]
+    button_seat: int | None = None
+    next_big_blind_seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatChange:
+    """A player moved: from a seat at one table to a seat at another (RULES.md, rule 13)."""
+
+    player: PlayerId
+    from_table: TableId
+    from_seat: int
+    to_table: TableId
+    to_seat: int
+    reason: MoveReason
+
+
+def seat_moves(
+    moves: Sequence[Move], tables: Mapping[TableId, TableSeats], seats_per_table: int
+) -> tuple[SeatChange, ...]:
+    """Players and seats for ``moves``, applied in order (RULES.md, 'Balancing and breaking', rule 13).
+
+    Players leave a table in seat order clockwise from the one due to post the
+    big blind next (``seating.departure_order``); each takes the first empty
+    seat clockwise after the button of the receiving table's last hand
+    (``seating.seat_for_arrival``), seats filled by earlier moves included.
+    ``tables`` holds every table named in ``moves``.
+    """
+    leaving: dict[TableId, deque[PlayerId]] = {}
+    seat_of: dict[TableId, dict[PlayerId, int]] = {}
+    occupied: dict[TableId, set[int]] = {}
+    changes: list[SeatChange] = []
+
+    def view(table: TableId) -> TableSeats:
+        try:
+            return tables[table]
+        except KeyError:
+            raise NotFound(f"table {table} is needed to seat the moves") from None
+
+    for move in moves:
+        if move.from_table not in leaving:
+            source = view(move.from_table)
+            if not source.seats:
+                raise NotFound(f"table {move.from_table} has nobody to move")
+            first = source.next_big_blind_seat if source.next_big_blind_seat is not None else min(source.seats)
+            leaving[move.from_table] = deque(departure_order(source.seats, first, seats_per_table))
+            seat_of[move.from_table] = {player: seat for seat, player in source.seats.items()}
+        if not leaving[move.from_table]:
+            raise Conflict(f"table {move.from_table} has no player left to move")
+        player = leaving[move.from_table].popleft()
+        from_seat = seat_of[move.from_table][player]
+        occupied.setdefault(move.from_table, set(view(move.from_table).seats)).discard(from_seat)
+        taken = occupied.setdefault(move.to_table, set(view(move.to_table).seats))
+        to_seat = seat_for_arrival(taken, view(move.to_table).button_seat, seats_per_table)
+        taken.add(to_seat)
+        changes.append(SeatChange(player, move.from_table, from_seat, move.to_table, to_seat, move.reason))
+    return tuple(changes)
