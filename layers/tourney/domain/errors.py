@@ -153,3 +153,9 @@ class AlreadyStarted(Conflict):
     """An act that only exists before the start, asked for after it (RULES.md, rules 2, 4, 17)."""
 
     code: ClassVar[str] = "already_started"
+
+
+class ButtonNotDrawn(Conflict):
+    """A table's first hand needs the button drawn by cards among its players (RULES.md, rule 6)."""
+
+    code: ClassVar[str] = "button_not_drawn"
