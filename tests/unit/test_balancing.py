@@ -144,7 +144,7 @@ def test_one_player_table_waits_when_every_other_table_is_full_then_resumes() ->
 
 def test_one_player_waiting_table_emptied_as_soon_as_an_elimination_makes_room() -> None:
     # Given A 9, B 9 and C waiting with one player (19 players, three tables needed)
-    balancing = Balancing(9, {"A": 9, "B": 9, "C": 1}, waiting=["C"])
+    balancing = Balancing(9, {"A": 9, "B": 9, "C": 1})
     # When B loses a player
     decision = balancing.after_hand("B", eliminated=1)
     # Then C's lone player moves at once into B's empty seat, and C closes

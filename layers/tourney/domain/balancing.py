@@ -122,7 +122,6 @@ class Balancing:
         seats_per_table: int,
         tables: Mapping[TableId, int] | Iterable[tuple[TableId, int]],
         *,
-        waiting: Iterable[TableId] = (),
         last_elimination: TableId | None = None,
         final_table: TableId | None = None,
         final_table_pending: TableId | None = None,
@@ -143,7 +142,6 @@ class Balancing:
             self._size[table] = size
             self._buckets[size][table] = None
             self._players += size
-        self._waiting: dict[TableId, None] = dict.fromkeys(t for t in waiting if self._size.get(t) == 1)
         self._last_elimination = last_elimination
         self._final_table_pending = final_table_pending
         if final_table is None and final_table_pending is None and len(self._size) == 1:
@@ -176,8 +174,8 @@ class Balancing:
 
     @property
     def waiting(self) -> tuple[TableId, ...]:
-        """Tables with a single player that do not deal until players arrive."""
-        return tuple(self._waiting)
+        """Tables with a single player: they do not deal until players arrive (with one table: the winner's)."""
+        return tuple(self._buckets[1]) if len(self._size) > 1 else ()
 
     def size(self, table: TableId) -> int:
         try:
@@ -213,24 +211,21 @@ class Balancing:
             self._resize(table, size - eliminated)
             self._players -= eliminated
             self._last_elimination = table
-        self._waiting.pop(table, None)
         if self._players == 1:
             return Decision(table, finished=True)
 
+        waiting_before = self.waiting
         moves: list[Move] = []
         broken: list[TableId] = []
         final_table: TableId | None = None
         if self._final_table_pending == table:
             final_table = self._formed(table)
 
-        # A lone player moves at once when there is room elsewhere; otherwise the table waits.
-        for lone in (table, *self._waiting):
-            if lone in self._size and self._size[lone] == 1 and self.table_count > 1:
-                if self._breaking_due():
-                    reason = MoveReason.BREAKING if lone == self._last_elimination else MoveReason.LONE_PLAYER
-                    self._break(lone, reason, moves, broken)
-                else:
-                    self._waiting[lone] = None
+        # A lone player moves at once when there is room elsewhere; otherwise the table waits in bucket 1.
+        for lone in (table, *waiting_before):
+            if self._size.get(lone) == 1 and self.table_count > 1 and self._breaking_due():
+                reason = MoveReason.BREAKING if lone == self._last_elimination else MoveReason.LONE_PLAYER
+                self._break(lone, reason, moves, broken)
 
         while self.table_count > 1 and self._breaking_due():
             target = self._break_target(table)
@@ -238,34 +233,32 @@ class Balancing:
                 break  # the table of the last elimination is in a hand: it is broken when that hand ends
             self._break(target, MoveReason.BREAKING, moves, broken)
 
-        if table in self._size and table not in self._waiting:
+        if table in self._size and not self._is_waiting(table):
             self._balance_from(table, moves)
 
         if self.table_count == 1 and self._final_table is None:
             (last,) = self._size
-            if last == table or last in self._waiting:
+            if last == table or last in waiting_before:
                 final_table = self._formed(last)
             else:
                 self._final_table_pending = last
 
-        resumed = tuple(dict.fromkeys(m.to_table for m in moves if m.to_table in self._waiting))
-        for again in resumed:
-            if self._size[again] >= 2:
-                del self._waiting[again]
-        resumed = tuple(t for t in resumed if t not in self._waiting)
+        resumed = tuple(t for t in waiting_before if t != table and t in self._size and not self._is_waiting(t))
         return Decision(
             table=table,
             moves=tuple(moves),
             broken=tuple(broken),
             resumed=resumed,
-            waiting=table in self._waiting,
+            waiting=self._is_waiting(table),
             final_table=final_table,
         )
+
+    def _is_waiting(self, table: TableId) -> bool:
+        return self._size.get(table) == 1 and len(self._size) > 1
 
     def _formed(self, table: TableId) -> TableId:
         self._final_table = table
         self._final_table_pending = None
-        self._waiting.pop(table, None)
         return table
 
     def _breaking_due(self) -> bool:
@@ -276,17 +269,16 @@ class Balancing:
         """The table of the most recent elimination, if it is between hands (RULES.md, rule 12)."""
         last = self._last_elimination
         if last is not None and last in self._size:
-            return last if last == table or last in self._waiting else None
+            return last if last == table or self._is_waiting(last) else None
         # The table of the last elimination is already gone: break a table that is between hands.
         if table in self._size:
             return table
-        return next(iter(self._waiting), None)
+        return next(iter(self.waiting), None)
 
     def _break(self, table: TableId, reason: MoveReason, moves: list[Move], broken: list[TableId]) -> None:
         """Empty ``table``: its players go one by one to the tables with the fewest players (RULES.md, rule 12)."""
         count = self._size.pop(table)
         del self._buckets[count][table]
-        self._waiting.pop(table, None)
         for _ in range(count):
             to_table = self._fewest()
             self._resize(to_table, self._size[to_table] + 1)
@@ -320,7 +312,6 @@ class Balancing:
         return {
             "seats_per_table": self._seats,
             "buckets": [list(bucket) for bucket in self._buckets],
-            "waiting": list(self._waiting),
             "last_elimination": self._last_elimination,
             "final_table": self._final_table,
             "final_table_pending": self._final_table_pending,
@@ -332,7 +323,6 @@ class Balancing:
         return cls(
             int(raw["seats_per_table"]),
             pairs,
-            waiting=[str(t) for t in raw.get("waiting", ())],
             last_elimination=raw.get("last_elimination"),
             final_table=raw.get("final_table"),
             final_table_pending=raw.get("final_table_pending"),
