@@ -1,0 +1,279 @@
+"""Compensation when a terminated tournament cannot restart (RULES.md, 'Termination and recovery', rule 17).
+
+When restarting fails for 20 minutes (the recovery workflow's concern), the
+first rule that applies decides (rule 17.3):
+
+a. a Sit&Go: prize-pool payout;
+b. terminated at most 30 minutes after ``started_at`` (30:00.000 included):
+   rollback. Every entrant, eliminated or not, gets back every fee and every
+   prize-pool contribution (buy-in, rebuys, add-ons); prizes paid are kept;
+c. a freezeout, or the last rebuy period had ended, or the pool collected is
+   strictly more than 85 % of the guarantee (no guarantee: always): payout;
+d. otherwise: each remaining player gets back their fees and pool
+   contributions plus a share, in proportion to chips, of the eliminated
+   players' pool contributions not paid out as prizes. No guarantee.
+
+Prize-pool payout (rule 17.4): the whole pool, ``max(collected, guarantee)``,
+less the prizes already paid, goes to the remaining players: each first gets
+the prize of the place they are all sure to reach (the ``n``-th place when ``n``
+remain; zero outside the money), and the rest is shared in proportion to chips.
+Wherever chips share money, amounts are rounded down and the cents left over
+go one each to the largest stacks (equal stacks: in the order given). Prizes
+already paid are kept (rule 17.5). A crash before the start (rule 17.6) is a
+cancellation: :meth:`tourney.domain.registration.RegistrationBook.cancel`.
+
+:func:`compensate` decides and computes; :func:`compensation_entries` turns the
+result into ledger entries (fees back from the house, the rest from the pool,
+the house's overlay account covering what the pool lacks and taking back an
+overlay the outcome does not pay).
+
+>>> from datetime import UTC, datetime, timedelta
+>>> t0 = datetime(2025, 1, 1, tzinfo=UTC)
+>>> facts = Termination(
+...     TournamentFormat.FREEZEOUT, t0, t0 + timedelta(minutes=30), False, 2_000, 0,
+...     (Contribution("ann", 100, 1_000), Contribution("bob", 100, 1_000)), 0,
+...     (Stack("ann", 15_000), Stack("bob", 5_000)),
+... )
+>>> [(p.player_id, p.amount) for p in compensate(facts).payments]
+[('ann', 1100), ('bob', 1100)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Final
+
+from tourney.domain.fees import Purchase, split_payment
+from tourney.domain.ledger import (
+    Entry,
+    EntryKind,
+    house_account_for,
+    make_entry,
+    overlay_account,
+    player_account,
+    pool_account,
+    transfer,
+)
+from tourney.domain.prizes import Payout, payout_for, prize_amounts, prize_for_place
+from tourney.domain.structure import TournamentFormat
+
+ROLLBACK_WINDOW: Final = timedelta(minutes=30)
+"""Terminated at most this long after ``started_at``: rollback (rule 17.3.b)."""
+PAYOUT_THRESHOLD_PERCENT: Final = 85
+"""Collected strictly above this share of the guarantee: payout (rule 17.3.c)."""
+
+
+class CompensationOutcome(StrEnum):
+    ROLLBACK = "rollback"
+    PAYOUT = "payout"
+    REFUND_SHARE = "refund_share"
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """What one entrant paid in all: ``fees`` to the house, ``pool`` to the prize pool."""
+
+    player_id: str
+    fees: int
+    pool: int
+
+    @classmethod
+    def from_purchases(
+        cls, player_id: str, buy_in: int, entry_fee: int, rebuys: int = 0, add_ons: int = 0
+    ) -> Contribution:
+        """The totals of one buy-in plus ``rebuys`` and ``add_ons`` (RULES.md, Money; Rebuys).
+
+        >>> Contribution.from_purchases("ann", 1_050, 0, rebuys=2)
+        Contribution(player_id='ann', fees=179, pool=2971)
+        """
+        splits = [split_payment(Purchase.BUY_IN, buy_in, entry_fee)]
+        splits += [split_payment(Purchase.REBUY, buy_in, entry_fee)] * rebuys
+        splits += [split_payment(Purchase.ADD_ON, buy_in, entry_fee)] * add_ons
+        return cls(player_id, sum(s.house for s in splits), sum(s.pool for s in splits))
+
+    @property
+    def total(self) -> int:
+        return self.fees + self.pool
+
+
+@dataclass(frozen=True)
+class Stack:
+    """A remaining player's chips (as they were at the start of any cancelled hand, rule 17.1)."""
+
+    player_id: str
+    chips: int
+
+
+@dataclass(frozen=True)
+class Termination:
+    """The facts rule 17 decides on.
+
+    ``contributions`` lists every entrant; ``remaining`` the players still
+    holding chips, in the order that settles equal stacks for leftover cents;
+    ``prizes_paid`` the prizes already credited; ``payout`` the tournament's
+    payout (default: the table for the number of entrants).
+    """
+
+    format: TournamentFormat
+    started_at: datetime
+    terminated_at: datetime
+    last_rebuy_period_ended: bool
+    collected: int
+    guarantee: int
+    contributions: tuple[Contribution, ...]
+    prizes_paid: int
+    remaining: tuple[Stack, ...]
+    payout: Payout | None = None
+
+    def __post_init__(self) -> None:
+        entrants = [c.player_id for c in self.contributions]
+        if len(set(entrants)) != len(entrants):
+            raise ValueError("an entrant is listed once")
+        if self.collected != sum(c.pool for c in self.contributions):
+            raise ValueError("collected must be the entrants' pool contributions")
+        remaining = [s.player_id for s in self.remaining]
+        if len(set(remaining)) != len(remaining) or not set(remaining) <= set(entrants):
+            raise ValueError("remaining players are distinct entrants")
+        if not remaining or any(s.chips <= 0 for s in self.remaining):
+            raise ValueError("remaining players hold chips")
+        if min(self.collected, self.guarantee, self.prizes_paid) < 0:
+            raise ValueError("amounts are non-negative cents")
+        if self.prizes_paid > max(self.collected, self.guarantee):
+            raise ValueError("more prizes paid than the pool")
+
+    @property
+    def elapsed(self) -> timedelta:
+        return self.terminated_at - self.started_at
+
+
+@dataclass(frozen=True)
+class Payment:
+    """One player's compensation: ``from_house`` (fees given back) plus ``from_pool``."""
+
+    player_id: str
+    from_house: int
+    from_pool: int
+
+    @property
+    def amount(self) -> int:
+        return self.from_house + self.from_pool
+
+
+@dataclass(frozen=True)
+class Compensation:
+    outcome: CompensationOutcome
+    payments: tuple[Payment, ...] = field(default=())
+
+    @property
+    def total(self) -> int:
+        return sum(p.amount for p in self.payments)
+
+    @property
+    def from_pool(self) -> int:
+        return sum(p.from_pool for p in self.payments)
+
+    def paid_report(self) -> list[dict[str, str | int]]:
+        """The report's ``termination.paid`` (CONTRACT.md)."""
+        return [{"player": p.player_id, "amount": p.amount} for p in self.payments]
+
+
+def compensation_outcome(facts: Termination) -> CompensationOutcome:
+    """Which of rule 17.3 a-d applies: the first that does."""
+    if facts.format is TournamentFormat.SNG:
+        return CompensationOutcome.PAYOUT
+    if facts.elapsed <= ROLLBACK_WINDOW:
+        return CompensationOutcome.ROLLBACK
+    if (
+        facts.format is TournamentFormat.FREEZEOUT
+        or facts.last_rebuy_period_ended
+        or facts.guarantee == 0
+        or facts.collected * 100 > facts.guarantee * PAYOUT_THRESHOLD_PERCENT
+    ):
+        return CompensationOutcome.PAYOUT
+    return CompensationOutcome.REFUND_SHARE
+
+
+def compensate(facts: Termination) -> Compensation:
+    """The outcome of rule 17.3 and every player's amount, adding up exactly."""
+    outcome = compensation_outcome(facts)
+    if outcome is CompensationOutcome.ROLLBACK:
+        return Compensation(outcome, tuple(Payment(c.player_id, c.fees, c.pool) for c in facts.contributions))
+    if outcome is CompensationOutcome.PAYOUT:
+        return Compensation(outcome, _payout(facts))
+    return Compensation(outcome, _refund_share(facts))
+
+
+def share_by_chips(amount: int, stacks: Sequence[Stack]) -> list[int]:
+    """``amount`` split in proportion to chips, rounded down; cents left one each to the largest stacks.
+
+    Equal stacks take the leftover cents in the order given (rule 17.4).
+
+    >>> share_by_chips(1_000, [Stack("a", 1), Stack("b", 3), Stack("c", 3)])
+    [142, 429, 429]
+    """
+    total_chips = sum(s.chips for s in stacks)
+    shares = [amount * s.chips // total_chips for s in stacks]
+    leftover = amount - sum(shares)
+    largest_first = sorted(range(len(stacks)), key=lambda i: (-stacks[i].chips, i))
+    for i in largest_first[:leftover]:
+        shares[i] += 1
+    return shares
+
+
+def _payout(facts: Termination) -> tuple[Payment, ...]:
+    pool_total = max(facts.collected, facts.guarantee)
+    left = pool_total - facts.prizes_paid
+    payout = facts.payout or payout_for(len(facts.contributions))
+    players = len(facts.remaining)
+    # Everyone is sure to reach place n; the guard only matters for prizes paid off the table.
+    sure = min(prize_for_place(prize_amounts(pool_total, payout), players), left // players)
+    shares = share_by_chips(left - players * sure, facts.remaining)
+    return tuple(Payment(s.player_id, 0, sure + share) for s, share in zip(facts.remaining, shares, strict=True))
+
+
+def _refund_share(facts: Termination) -> tuple[Payment, ...]:
+    by_player = {c.player_id: c for c in facts.contributions}
+    remaining = {s.player_id for s in facts.remaining}
+    eliminated_pool = sum(c.pool for c in facts.contributions if c.player_id not in remaining)
+    unpaid = max(0, eliminated_pool - facts.prizes_paid)
+    shares = share_by_chips(unpaid, facts.remaining)
+    return tuple(
+        Payment(s.player_id, by_player[s.player_id].fees, by_player[s.player_id].pool + share)
+        for s, share in zip(facts.remaining, shares, strict=True)
+    )
+
+
+def compensation_entries(
+    tournament_id: str, compensation: Compensation, pool_held: int, at: datetime, house_shards: int = 1
+) -> tuple[Entry, ...]:
+    """The ledger entries that pay ``compensation``, to be posted as one batch.
+
+    ``pool_held`` is the pool's balance now. Fees come back from the player's
+    house revenue shard, the rest from the pool. When the pool holds less than
+    it must pay (an overlay not yet posted, or a rollback after prizes), the
+    house's overlay account adds the difference first; when it holds more (an
+    overlay the outcome does not pay), the excess goes back to the house's
+    overlay account. Keys: ``compensation:<tournament>:<player>``,
+    ``compensation:<tournament>:overlay`` and ``...:overlay_return``.
+    """
+    pool, overlay = pool_account(tournament_id), overlay_account(tournament_id)
+    needed = compensation.from_pool
+    entries: list[Entry | None] = []
+    if needed > pool_held:
+        key = f"compensation:{tournament_id}:overlay"
+        entries.append(transfer(key, EntryKind.OVERLAY, tournament_id, overlay, pool, needed - pool_held, at))
+    for payment in compensation.payments:
+        legs = (
+            (player_account(payment.player_id), payment.amount),
+            (pool, -payment.from_pool),
+            (house_account_for(tournament_id, payment.player_id, house_shards), -payment.from_house),
+        )
+        key = f"compensation:{tournament_id}:{payment.player_id}"
+        entries.append(make_entry(key, EntryKind.COMPENSATION, tournament_id, legs, at))
+    if pool_held > needed and compensation.outcome is not CompensationOutcome.PAYOUT:
+        key = f"compensation:{tournament_id}:overlay_return"
+        entries.append(transfer(key, EntryKind.OVERLAY, tournament_id, pool, overlay, pool_held - needed, at))
+    return tuple(e for e in entries if e is not None)
