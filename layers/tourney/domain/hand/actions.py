@@ -1,0 +1,204 @@
+"""The records a hand writes: one small frozen value per thing that happened.
+
+Every call that changes a hand returns one of the *decision* records
+(``Folded``, ``Checked``, ``Called``, ``Bet``, ``Raised``) and appends it to
+the hand's log; the hand also logs what the dealer does (``Posted``,
+``HoleCardsDealt``, ``BoardDealt``, ``BetReturned``, ``HoleCardsShown``,
+``HoleCardsMucked``). Histories (PHH) and table events are written from the
+log. Seats are table seat numbers, amounts are chips (``int``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from tourney.domain.cards import Card
+
+
+class Street(StrEnum):
+    """The four betting rounds of hold'em (RULES.md, 'Play')."""
+
+    PREFLOP = "preflop"
+    FLOP = "flop"
+    TURN = "turn"
+    RIVER = "river"
+
+
+STREETS: tuple[Street, ...] = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.RIVER)
+
+
+class ActionKind(StrEnum):
+    """A player's decision, as the public API names it (CONTRACT.md, actions)."""
+
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+
+
+class PostKind(StrEnum):
+    """A forced bet (RULES.md, 'Blinds and the button each hand')."""
+
+    ANTE = "ante"
+    SMALL_BLIND = "small_blind"
+    BIG_BLIND = "big_blind"
+
+
+class SeatStatus(StrEnum):
+    """Where a dealt-in player stands in the hand."""
+
+    IN = "in"  # can still act, or has acted and is waiting
+    ALL_IN = "all_in"  # no chips behind: can no longer act
+    FOLDED = "folded"
+
+
+# Decisions (a ``seq`` each: the n-th decision of the hand, from 0).
+
+
+@dataclass(frozen=True, slots=True)
+class Folded:
+    seq: int
+    seat: int
+    timed_out: bool = False
+
+    @property
+    def kind(self) -> ActionKind:
+        return ActionKind.FOLD
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    seq: int
+    seat: int
+    timed_out: bool = False
+
+    @property
+    def kind(self) -> ActionKind:
+        return ActionKind.CHECK
+
+
+@dataclass(frozen=True, slots=True)
+class Called:
+    """``amount``: the chips added to the bet (less than asked when all in)."""
+
+    seq: int
+    seat: int
+    amount: int
+    all_in: bool
+
+    @property
+    def kind(self) -> ActionKind:
+        return ActionKind.CALL
+
+
+@dataclass(frozen=True, slots=True)
+class Bet:
+    """The first wager of a round; ``to``: the player's whole bet in the round."""
+
+    seq: int
+    seat: int
+    to: int
+    all_in: bool
+
+    @property
+    def kind(self) -> ActionKind:
+        return ActionKind.BET
+
+
+@dataclass(frozen=True, slots=True)
+class Raised:
+    """A wager over an earlier one (the posted big blind counts); ``to``: the whole bet in the round."""
+
+    seq: int
+    seat: int
+    to: int
+    all_in: bool
+
+    @property
+    def kind(self) -> ActionKind:
+        return ActionKind.RAISE
+
+
+Decision = Folded | Checked | Called | Bet | Raised
+
+
+# What the dealer does.
+
+
+@dataclass(frozen=True, slots=True)
+class Posted:
+    """A forced bet; ``amount`` is less than the structure's when the stack was short (all in)."""
+
+    seat: int
+    post: PostKind
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class HoleCardsDealt:
+    seat: int
+    cards: tuple[Card, Card]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDealt:
+    street: Street
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BetReturned:
+    """The part of a bet nobody called goes back to its owner."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class HoleCardsShown:
+    seat: int
+    cards: tuple[Card, Card]
+
+
+@dataclass(frozen=True, slots=True)
+class HoleCardsMucked:
+    seat: int
+
+
+Event = Posted | HoleCardsDealt | BoardDealt | BetReturned | HoleCardsShown | HoleCardsMucked
+Record = Decision | Event
+
+
+# The outcome.
+
+
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    """One pot (the main pot first, then side pots) and who won how much of it.
+
+    ``eligible``: the seats that could still win it at the end (folded,
+    mucked and beaten hands left out); ``shares`` goes with ``winners``.
+    """
+
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...]
+    shares: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a finished hand ended. Mappings are keyed by seat."""
+
+    finishing_stacks: dict[int, int]
+    pots: tuple[PotResult, ...]
+    shown: dict[int, tuple[Card, Card]]
+    mucked: tuple[int, ...]
+    board: tuple[Card, ...]
+    showdown: bool
+
+    def won(self, seat: int) -> int:
+        """Chips the seat took from the pots (its own uncalled chips excluded)."""
+        return sum(s for pot in self.pots for w, s in zip(pot.winners, pot.shares, strict=True) if w == seat)

@@ -1,0 +1,1 @@
+"""Hand histories: finished hands written for players, operators and other tools (PHH)."""

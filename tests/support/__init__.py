@@ -1,0 +1,1 @@
+"""Helpers shared by tests: random legal play, the strict pokerkit oracle, an evaluator stand-in."""
