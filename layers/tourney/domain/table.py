@@ -1,0 +1,621 @@
+"""One tournament table: seats, stacks, away players and the hand being played (RULES.md, rules 6-8, 13, 14, 16, 17).
+
+``Table`` is the aggregate stored as one item per table: everything about a
+table that changes during play, written back on its version after each action.
+It is pure and plain: ``to_dict``/``from_dict`` give and take ints, strings,
+bools, lists and string-keyed dicts only, the hand in progress included.
+
+How a table plays:
+
+* Seats are numbered 1 to ``seat_count`` clockwise. A seat holds a player id,
+  a stack and an away flag. "Active" means seated with chips.
+* Before its first hand the table draws for the button by cards
+  (``draw_button``, rule 6); the final table draws again (rule 12).
+* ``start_hand`` sets the positions with ``tourney.domain.blinds`` (the big
+  blind moves forward) and deals every active player in, newcomers included
+  (rule 8) and away players too (rule 16), with the deck the caller shuffled.
+  While the hand is played, the seats keep their start-of-hand stacks; the
+  hand keeps the live ones. When the hand ends, the finishing stacks are
+  written back, the busted players (zero chips) are listed and their seats
+  vacated (``HandEnded``).
+* Players arrive at any time (balancing and breaking send them when the
+  *sending* table is between hands): a player seated during a hand sits out
+  that hand and is dealt in from the next one, whatever the position.
+  Nobody is taken out of a hand in progress: removing, or adding chips to, a
+  player dealt in the current hand raises ``HandInProgress`` (rules 11-13).
+* An action comes from a player and is applied at their own seat only
+  (``NotYourSeat``); it names the hand and the decision (``seq``) it answers,
+  so a late or repeated message raises ``StaleAction`` and changes nothing.
+* Time-outs (rule 16): when a decision's time runs out, the player checks if
+  nothing is to call and folds otherwise (the hand decides which), and is
+  marked away. An away player keeps posting and being dealt in, and is given
+  the away decision time (RULES.md, 'Defaults': 5 s instead of 15 s). They come
+  back with ``come_back`` or simply by acting: from their next decision on
+  they act themselves. A time-out armed with the away time is stale once the
+  player has come back (``armed_for_away``), so the service arms a full-length
+  one instead.
+* ``cancel_hand`` (rule 17) voids the cards and restores every stack to its
+  start-of-hand value; the cancelled hand does not move the button or the
+  blinds: the next hand is set from the last hand played out.
+
+Readings fixed here:
+
+1. A busted player's seat is vacated when the hand ends, unless the hand was
+   dealt with ``hold_busted_seats`` (a rebuy period: the player may still buy
+   chips, RULES.md 'Rebuys and add-ons'); then the player stays seated with no
+   chips, is not dealt in, and is removed (eliminated) or given chips
+   (``add_chips``) by the caller.
+2. The "button of the table's last hand" that an arriving player sits next
+   to (rule 13) is the button of the hand in progress or last played; before
+   the first hand it is the drawn button.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tourney.domain.balancing import TableSeats
+from tourney.domain.blinds import Occupant, Positions, first_hand_positions, next_positions, upcoming_big_blind
+from tourney.domain.button_draw import ButtonDraw, draw_for_button
+from tourney.domain.cards import Card
+from tourney.domain.errors import (
+    ButtonNotDrawn,
+    HandInProgress,
+    IllegalAction,
+    NoHandInProgress,
+    NotEnoughPlayers,
+    NotSeated,
+    NotYourSeat,
+    SeatTaken,
+    StaleAction,
+    TourneyError,
+)
+from tourney.domain.hand import ActionKind, Checked, Decision, Folded, Hand
+from tourney.domain.structure import (
+    DEFAULT_AWAY_DECISION_SECONDS,
+    DEFAULT_DECISION_SECONDS,
+    MAX_SEATS,
+    MIN_SEATS,
+    BlindLevel,
+)
+
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedPlayer:
+    """Who sits in a seat: the player, their chips (at the start of the hand in progress) and the away flag."""
+
+    player: str
+    stack: int
+    away: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "stack": self.stack, "away": self.away}
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> SeatedPlayer:
+        return cls(player=str(raw["player"]), stack=int(raw["stack"]), away=bool(raw.get("away", False)))
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt:
+    """A hand was dealt: its number at the table, its positions and the seats dealt in (clockwise from seat 1)."""
+
+    hand: int
+    positions: Positions
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Awaiting:
+    """The decision the table waits for: what a time-out message must name, and how long it may take."""
+
+    hand: int
+    seq: int
+    seat: int
+    player: str
+    away: bool
+    seconds: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded:
+    """A hand played out (RULES.md, rules 9 and 10): the stacks before and after, who busted, which seats emptied.
+
+    ``players``, ``starting_stacks`` and ``finishing_stacks`` are keyed by the
+    seats dealt in. ``busted`` lists the players left with no chips, clockwise
+    from the first seat after the button (the order rule 10's odd cents use);
+    ``vacated`` the seats emptied by the busts (none when the seats were held
+    for a rebuy).
+    """
+
+    hand: int
+    players: dict[int, str]
+    starting_stacks: dict[int, int]
+    finishing_stacks: dict[int, int]
+    busted: tuple[Occupant, ...]
+    vacated: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hand": self.hand,
+            "players": {str(s): p for s, p in self.players.items()},
+            "starting_stacks": {str(s): c for s, c in self.starting_stacks.items()},
+            "finishing_stacks": {str(s): c for s, c in self.finishing_stacks.items()},
+            "busted": [o.to_dict() for o in self.busted],
+            "vacated": list(self.vacated),
+        }
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> HandEnded:
+        return cls(
+            hand=int(raw["hand"]),
+            players={int(s): str(p) for s, p in raw["players"].items()},
+            starting_stacks={int(s): int(c) for s, c in raw["starting_stacks"].items()},
+            finishing_stacks={int(s): int(c) for s, c in raw["finishing_stacks"].items()},
+            busted=tuple(Occupant.from_dict(o) for o in raw["busted"]),
+            vacated=tuple(int(s) for s in raw["vacated"]),
+        )
+
+
+def decision_seconds(
+    away: bool, *, normal: int = DEFAULT_DECISION_SECONDS, when_away: int = DEFAULT_AWAY_DECISION_SECONDS
+) -> int:
+    """The time a player gets for a decision: shorter when away (RULES.md, 'Defaults'; rule 16).
+
+    >>> decision_seconds(False), decision_seconds(True)
+    (15, 5)
+    """
+    return when_away if away else normal
+
+
+class Table:
+    """One table of a tournament (RULES.md, rules 6-8, 13, 14, 16, 17); see the module docstring.
+
+    Mutable like ``Hand``: a command changes the table and returns the record
+    of what it did. Query properties return copies or frozen values.
+    """
+
+    __slots__ = (
+        "_draw",
+        "_ended",
+        "_hand",
+        "_hand_number",
+        "_hold_busted",
+        "_last_positions",
+        "_number",
+        "_positions",
+        "_seat_count",
+        "_seats",
+    )
+
+    def __init__(self, number: int, seat_count: int) -> None:
+        if not MIN_SEATS <= seat_count <= MAX_SEATS:
+            raise ValueError(f"a table has {MIN_SEATS} to {MAX_SEATS} seats, not {seat_count}")
+        self._number = number
+        self._seat_count = seat_count
+        self._seats: dict[int, SeatedPlayer] = {}
+        self._draw: ButtonDraw | None = None
+        self._last_positions: Positions | None = None  # the last hand played out
+        self._positions: Positions | None = None  # the hand in progress
+        self._hand_number = 0
+        self._hand: Hand | None = None  # the hand in progress, or the last one dealt
+        self._hold_busted = False
+        self._ended: HandEnded | None = None
+
+    # ------------------------------------------------------------- queries
+
+    @property
+    def number(self) -> int:
+        return self._number
+
+    @property
+    def seat_count(self) -> int:
+        return self._seat_count
+
+    @property
+    def seats(self) -> dict[int, SeatedPlayer]:
+        """Every occupied seat, in seat order (stacks as at the start of the hand in progress)."""
+        return dict(sorted(self._seats.items()))
+
+    @property
+    def players(self) -> dict[int, str]:
+        """Seat -> player for every occupied seat."""
+        return {seat: sp.player for seat, sp in sorted(self._seats.items())}
+
+    @property
+    def active(self) -> dict[int, str]:
+        """Seat -> player for the seats with chips: who is dealt in next (RULES.md, rules 8 and 16)."""
+        return {seat: sp.player for seat, sp in sorted(self._seats.items()) if sp.stack > 0}
+
+    def seat_of(self, player: str) -> int:
+        for seat, sp in self._seats.items():
+            if sp.player == player:
+                return seat
+        raise NotSeated(f"{player} does not sit at table {self._number}")
+
+    def stack(self, seat: int) -> int:
+        """The seat's chips behind now: live during a hand it is dealt in (bets in front excluded)."""
+        if seat not in self._seats:
+            raise NotSeated(f"seat {seat} is empty")
+        hand = self._hand
+        if hand is not None and not hand.is_over and seat in hand.seats:
+            return hand.stack(seat)
+        return self._seats[seat].stack
+
+    @property
+    def hand(self) -> Hand | None:
+        """The hand in progress, or the last one dealt (over, or cancelled)."""
+        return self._hand
+
+    @property
+    def hand_number(self) -> int:
+        """How many hands this table has dealt (the number of the current or last hand)."""
+        return self._hand_number
+
+    @property
+    def hand_in_progress(self) -> bool:
+        return self._hand is not None and not self._hand.is_over
+
+    def in_hand(self, player: str) -> bool:
+        """Whether the player is dealt in the hand in progress (and so, for example, may not chat: rule 18)."""
+        hand = self._hand
+        if hand is None or hand.is_over:
+            return False
+        return any(self._seats[seat].player == player for seat in hand.seats if seat in self._seats)
+
+    @property
+    def button_draw(self) -> ButtonDraw | None:
+        return self._draw
+
+    @property
+    def positions(self) -> Positions | None:
+        """Positions of the hand in progress, else of the last hand played out."""
+        return self._positions or self._last_positions
+
+    @property
+    def last_positions(self) -> Positions | None:
+        """Positions of the last hand played out: what the next hand's are set from (RULES.md, rule 7)."""
+        return self._last_positions
+
+    @property
+    def button_seat(self) -> int | None:
+        """The button of the table's last hand (in progress or played); before the first hand, the drawn one."""
+        positions = self.positions
+        if positions is not None:
+            return positions.button.seat
+        return self._draw.button if self._draw is not None else None
+
+    @property
+    def last_hand_ended(self) -> HandEnded | None:
+        """The outcome of the last hand played out, until the next one is dealt."""
+        return self._ended
+
+    def upcoming_big_blind(self) -> Occupant | None:
+        """The player who would post the BB in the next hand: the one balancing moves (RULES.md, rule 13).
+
+        ``None`` when fewer than two players are active, or before the button is drawn.
+        """
+        active = self.active
+        if len(active) < 2:
+            return None
+        positions = self.positions
+        if positions is not None:
+            return upcoming_big_blind(positions, active)
+        if self._draw is not None and self._draw.button in active:
+            return first_hand_positions(self._draw.button, active).big_blind
+        return None
+
+    def table_seats(self) -> TableSeats:
+        """What balancing needs to move players off and onto this table (RULES.md, rule 13)."""
+        upcoming = self.upcoming_big_blind()
+        return TableSeats(
+            seats=self.players,
+            button_seat=self.button_seat,
+            next_big_blind_seat=upcoming.seat if upcoming is not None else None,
+        )
+
+    def awaiting(
+        self, *, normal: int = DEFAULT_DECISION_SECONDS, when_away: int = DEFAULT_AWAY_DECISION_SECONDS
+    ) -> Awaiting | None:
+        """The decision awaited now, with its time limit (RULES.md, rule 16; 'Defaults'), or ``None``."""
+        hand = self._hand
+        if hand is None or hand.is_over or hand.actor is None:
+            return None
+        seat = hand.actor
+        sp = self._seats[seat]
+        return Awaiting(
+            hand=self._hand_number,
+            seq=hand.seq,
+            seat=seat,
+            player=sp.player,
+            away=sp.away,
+            seconds=decision_seconds(sp.away, normal=normal, when_away=when_away),
+        )
+
+    # ------------------------------------------------------- seats (between hands)
+
+    def _dealt_in(self, seat: int) -> bool:
+        hand = self._hand
+        return hand is not None and not hand.is_over and seat in hand.seats
+
+    def seat_player(self, player: str, seat: int, stack: int, *, away: bool = False) -> None:
+        """Seat an arriving player (balancing, breaking, the start draw): dealt in from the next hand (rule 8).
+
+        Raises ``SeatTaken`` if the seat is occupied or the player already
+        sits here. A seat outside ``1..seat_count`` or a stack that is not a
+        positive int is a programming error (``ValueError``).
+        """
+        if not 1 <= seat <= self._seat_count:
+            raise ValueError(f"table {self._number} has seats 1 to {self._seat_count}, not {seat}")
+        if type(stack) is not int or stack <= 0:
+            raise ValueError(f"a seated player brings a positive int stack, not {stack!r}")
+        if seat in self._seats:
+            raise SeatTaken(f"seat {seat} at table {self._number} is taken by {self._seats[seat].player}")
+        if any(sp.player == player for sp in self._seats.values()):
+            raise SeatTaken(f"{player} already sits at table {self._number}")
+        self._seats[seat] = SeatedPlayer(player, stack, away)
+
+    def remove_player(self, player: str) -> SeatedPlayer:
+        """Take a player off the table (moved, eliminated, disqualified); never out of a hand in progress.
+
+        Returns what the seat held (the stack moves with a moved player).
+        """
+        seat = self.seat_of(player)
+        if self._dealt_in(seat):
+            raise HandInProgress(f"{player} is in the hand in progress at table {self._number}")
+        return self._seats.pop(seat)
+
+    def add_chips(self, player: str, chips: int) -> None:
+        """Add bought chips (a rebuy or an add-on) to a player's stack, outside any hand they are in."""
+        if type(chips) is not int or chips <= 0:
+            raise ValueError(f"chips are a positive int, not {chips!r}")
+        seat = self.seat_of(player)
+        if self._dealt_in(seat):
+            raise HandInProgress(f"{player} is in the hand in progress: chips are added after it")
+        sp = self._seats[seat]
+        self._seats[seat] = replace(sp, stack=sp.stack + chips)
+
+    def set_away(self, player: str) -> None:
+        """Mark a player away: they keep posting and being dealt in, and get the away decision time (rule 16)."""
+        seat = self.seat_of(player)
+        self._seats[seat] = replace(self._seats[seat], away=True)
+
+    def come_back(self, player: str) -> None:
+        """A player is back, at any moment of a hand: they act themselves from their next decision (rule 16)."""
+        seat = self.seat_of(player)
+        self._seats[seat] = replace(self._seats[seat], away=False)
+
+    # --------------------------------------------------------------- dealing
+
+    def draw_button(self, *, deck: Sequence[Card] | None = None, rng: random.Random | None = None) -> ButtonDraw:
+        """Draw for the button among the active players (RULES.md, rule 6; the final table's redraw, rule 12).
+
+        The next hand is then the table's first: its positions come from the
+        draw, not from earlier hands. ``deck`` (top card first) or ``rng``
+        (a ``random.Random``; ``secrets.SystemRandom`` when both are None).
+        """
+        if self.hand_in_progress:
+            raise HandInProgress(f"table {self._number} is playing a hand")
+        self._draw = draw_for_button(self.active, deck=deck, rng=rng)
+        self._last_positions = None
+        return self._draw
+
+    def start_hand(self, level: BlindLevel, deck: Sequence[Card], *, hold_busted_seats: bool = False) -> HandDealt:
+        """Deal the next hand to every active player (RULES.md, rules 7, 8, 14, 16).
+
+        The positions come from the button draw for the table's first hand,
+        otherwise from the last hand played out (``tourney.domain.blinds``).
+        ``deck``: shuffled by the caller with ``secrets``. ``hold_busted_seats``:
+        see the module docstring, reading 1.
+        """
+        if self.hand_in_progress:
+            raise HandInProgress(f"table {self._number} is already playing hand {self._hand_number}")
+        active = self.active
+        if len(active) < 2:
+            raise NotEnoughPlayers(f"table {self._number} has {len(active)} active player(s): it does not deal")
+        if self._last_positions is not None:
+            positions = next_positions(self._last_positions, active)
+        elif self._draw is not None and self._draw.button in active:
+            positions = first_hand_positions(self._draw.button, active)
+        else:
+            raise ButtonNotDrawn(f"table {self._number} must draw for the button before its first hand")
+        button, sb, bb = positions.seats()
+        hand = Hand.deal(
+            {seat: self._seats[seat].stack for seat in active},
+            button=button,
+            small_blind_seat=sb,
+            big_blind_seat=bb,
+            small_blind=level.small_blind,
+            big_blind=level.big_blind,
+            ante=level.ante,
+            big_blind_ante=level.big_blind_ante,
+            deck=deck,
+        )
+        self._hand_number += 1
+        self._hand = hand
+        self._positions = positions
+        self._hold_busted = hold_busted_seats
+        self._ended = None
+        self._settle_if_over()
+        return HandDealt(hand=self._hand_number, positions=positions, seats=tuple(active))
+
+    # --------------------------------------------------------------- playing
+
+    def _current_hand(self, hand_number: int | None) -> Hand:
+        hand = self._hand
+        if hand is None or hand.is_over:
+            raise NoHandInProgress(f"table {self._number} is between hands")
+        if hand_number is not None and hand_number != self._hand_number:
+            raise StaleAction(f"hand {hand_number} is over: table {self._number} plays hand {self._hand_number}")
+        return hand
+
+    def _own_seat(self, player: str, seat: int | None) -> int:
+        try:
+            own = self.seat_of(player)
+        except NotSeated:
+            raise NotYourSeat(f"{player} has no seat at table {self._number}") from None
+        if seat is not None and seat != own:
+            raise NotYourSeat(f"{player} sits in seat {own}, not seat {seat}")
+        return own
+
+    def verify_act(
+        self,
+        player: str,
+        kind: ActionKind,
+        amount: int | None = None,
+        *,
+        hand: int | None = None,
+        seq: int | None = None,
+        seat: int | None = None,
+    ) -> None:
+        """Raise unless ``player`` may make this decision now, from their own seat."""
+        own = self._own_seat(player, seat)
+        current = self._current_hand(hand)
+        if kind is ActionKind.FOLD:
+            current.verify_fold(own, seq=seq)
+        elif kind is ActionKind.CHECK:
+            current.verify_check(own, seq=seq)
+        elif kind is ActionKind.CALL:
+            current.verify_call(own, seq=seq)
+        elif amount is None:
+            raise IllegalAction(f"a {kind} needs an amount")
+        elif kind is ActionKind.BET:
+            current.verify_bet(own, amount, seq=seq)
+        else:
+            current.verify_raise_to(own, amount, seq=seq)
+
+    def can_act(
+        self,
+        player: str,
+        kind: ActionKind,
+        amount: int | None = None,
+        *,
+        hand: int | None = None,
+        seq: int | None = None,
+        seat: int | None = None,
+    ) -> bool:
+        try:
+            self.verify_act(player, kind, amount, hand=hand, seq=seq, seat=seat)
+        except TourneyError:
+            return False
+        return True
+
+    def act(
+        self,
+        player: str,
+        kind: ActionKind,
+        amount: int | None = None,
+        *,
+        hand: int | None = None,
+        seq: int | None = None,
+        seat: int | None = None,
+    ) -> Decision:
+        """Apply a player's decision at their own seat (CONTRACT.md, actions). Acting brings an away player back.
+
+        ``hand`` and ``seq`` name the decision answered; a stale one raises
+        ``StaleAction``. ``seat``, when given, must be the player's own.
+        """
+        own = self._own_seat(player, seat)
+        record = self._current_hand(hand).act(kind, own, amount, seq=seq)
+        if self._seats[own].away:
+            self._seats[own] = replace(self._seats[own], away=False)
+        self._settle_if_over()
+        return record
+
+    def timeout(
+        self, seat: int, *, hand: int | None = None, seq: int | None = None, armed_for_away: bool = False
+    ) -> Checked | Folded:
+        """The decision time ran out: check or fold, then mark the player away (RULES.md, rule 16).
+
+        ``armed_for_away``: the time-out was armed with the away decision time;
+        it is stale (``StaleAction``) if the player has come back since.
+        """
+        current = self._current_hand(hand)
+        if seat not in self._seats:
+            raise NotSeated(f"seat {seat} is empty")
+        if armed_for_away and not self._seats[seat].away:
+            raise StaleAction(f"seat {seat} came back: an away player's time-out no longer applies")
+        record = current.timeout(seat, seq=seq)
+        self._seats[seat] = replace(self._seats[seat], away=True)
+        self._settle_if_over()
+        return record
+
+    def cancel_hand(self) -> dict[int, int]:
+        """Cancel the hand in progress (RULES.md, rule 17): the cards are void, every stack is as it started.
+
+        Returns the restored stacks of the seats dealt in. The blinds and the
+        button do not move for a cancelled hand.
+        """
+        hand = self._current_hand(None)
+        restored = hand.cancel()
+        self._positions = None
+        return restored
+
+    def _settle_if_over(self) -> None:
+        hand = self._hand
+        positions = self._positions
+        if hand is None or positions is None or not hand.is_over or hand.result is None:
+            return
+        finishing = hand.result.finishing_stacks
+        order = hand.seats  # clockwise from the first seat after the button
+        players = {seat: self._seats[seat].player for seat in order}
+        starting = hand.starting_stacks
+        busted = tuple(Occupant(seat, players[seat]) for seat in order if finishing[seat] == 0)
+        for seat in order:
+            self._seats[seat] = replace(self._seats[seat], stack=finishing[seat])
+        vacated: tuple[int, ...] = ()
+        if not self._hold_busted:
+            vacated = tuple(sorted(o.seat for o in busted))
+            for seat in vacated:
+                del self._seats[seat]
+        self._ended = HandEnded(
+            hand=self._hand_number,
+            players=dict(sorted(players.items())),
+            starting_stacks=dict(sorted(starting.items())),
+            finishing_stacks=dict(sorted(finishing.items())),
+            busted=busted,
+            vacated=vacated,
+        )
+        self._last_positions = positions
+        self._positions = None
+
+    # ----------------------------------------------------------- plain data
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole table as plain data (string map keys), the hand in progress included."""
+        return {
+            "version": FORMAT_VERSION,
+            "number": self._number,
+            "seat_count": self._seat_count,
+            "seats": {str(seat): sp.to_dict() for seat, sp in sorted(self._seats.items())},
+            "button_draw": self._draw.to_dict() if self._draw is not None else None,
+            "last_positions": self._last_positions.to_dict() if self._last_positions is not None else None,
+            "positions": self._positions.to_dict() if self._positions is not None else None,
+            "hand_number": self._hand_number,
+            "hand": self._hand.to_dict() if self._hand is not None else None,
+            "hold_busted_seats": self._hold_busted,
+            "last_hand_ended": self._ended.to_dict() if self._ended is not None else None,
+        }
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> Table:
+        if raw.get("version") != FORMAT_VERSION:
+            raise ValueError(f"unknown table format {raw.get('version')!r}")
+        table = cls(int(raw["number"]), int(raw["seat_count"]))
+        table._seats = {int(seat): SeatedPlayer.from_dict(sp) for seat, sp in raw["seats"].items()}
+        draw, last, current = raw.get("button_draw"), raw.get("last_positions"), raw.get("positions")
+        table._draw = ButtonDraw.from_dict(draw) if draw is not None else None
+        table._last_positions = Positions.from_dict(last) if last is not None else None
+        table._positions = Positions.from_dict(current) if current is not None else None
+        table._hand_number = int(raw["hand_number"])
+        hand = raw.get("hand")
+        table._hand = Hand.from_dict(hand) if hand is not None else None
+        table._hold_busted = bool(raw.get("hold_busted_seats", False))
+        ended = raw.get("last_hand_ended")
+        table._ended = HandEnded.from_dict(ended) if ended is not None else None
+        return table
