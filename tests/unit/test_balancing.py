@@ -221,3 +221,27 @@ def test_balancing_state_round_trips_and_decides_the_same() -> None:
     # Then they decide exactly alike
     assert decisions_one == decisions_two
     assert one.to_dict() == two.to_dict()
+
+
+def test_one_player_table_of_a_heads_up_start_waits_for_a_partner() -> None:
+    # Given 5 players at heads-up tables: the start draw gives 2, 2, 1
+    balancing = Balancing(2, {"A": 2, "B": 2, "C": 1})
+    # Then C waits from the start
+    assert balancing.waiting == ("C",)
+    # When A's hand eliminates one player, there is room: A's last player joins C, which resumes
+    decision = balancing.after_hand("A", eliminated=1)
+    assert decision.moves == (Move("A", "C", BRK),)
+    assert decision.resumed == ("C",)
+    assert balancing.sizes() == {"B": 2, "C": 2}
+    assert balancing.waiting == ()
+
+
+def test_scale_decision_cost_does_not_grow_with_the_field() -> None:
+    # Given the benchmark's realistic hands at 1,000 and at 250,000 players (112 and 27,778 tables)
+    from bench.balancing import measure_balancing
+
+    small = measure_balancing(1_000, calls=3_000)
+    large = measure_balancing(250_000, calls=3_000)
+    assert (small["tables_at_start"], large["tables_at_start"]) == (112, 27_778)
+    # Then the typical decision costs about the same: 248 times the tables, not 248 times the cost
+    assert large["p50_us"] < 3 * small["p50_us"]

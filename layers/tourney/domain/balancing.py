@@ -32,14 +32,16 @@ How the rules are read:
 * A table left with a single player does not deal. Its player moves at once
   when another table has an empty seat (exactly when breaking is due); when
   every other table is full the table waits, receives players by balancing
-  and resumes dealing when it has two (``Decision.resumed``).
+  and resumes dealing when it has two (``Decision.resumed``). The waiting
+  tables are exactly the tables of one player (``Balancing.waiting``), which
+  also covers a start draw at heads-up tables with an odd field.
 * The final table (rule 12): when all remaining players fit on one table, the
   last break leaves one table; its seats and button are drawn again as soon
   as it is between hands (``Decision.final_table``): at once if it was
   waiting, otherwise when its current hand ends. A tournament that starts on
   one table has its final table from the start and no redraw.
 
-Cost: table ids sit in buckets by player count (one insertion-ordered dict per
+Cost: table ids sit in buckets by player count (one ``OrderedDict`` per
 count, 0..seats_per_table), so finding the largest and the smallest table is
 a scan of at most 11 buckets and each decision costs O(seats_per_table) per
 move, independent of the number of tables (DESIGN.md, 'Scale to design for').
@@ -53,7 +55,7 @@ move, independent of the number of tables (DESIGN.md, 'Scale to design for').
 
 from __future__ import annotations
 
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -130,8 +132,9 @@ class Balancing:
             raise InvalidConfiguration(f"seats per table must be {MIN_SEATS}..{MAX_SEATS}, got {seats_per_table!r}")
         self._seats = seats_per_table
         self._size: dict[TableId, int] = {}
-        # _buckets[n]: the tables with n players, oldest arrival in the bucket first.
-        self._buckets: list[dict[TableId, None]] = [{} for _ in range(seats_per_table + 1)]
+        # _buckets[n]: the tables with n players, oldest arrival in the bucket first. OrderedDict, not dict:
+        # a plain dict's first key costs a scan over every key deleted before it, an OrderedDict's is O(1).
+        self._buckets: list[OrderedDict[TableId, None]] = [OrderedDict() for _ in range(seats_per_table + 1)]
         self._players = 0
         pairs = tables.items() if isinstance(tables, Mapping) else tables
         for table, size in pairs:
