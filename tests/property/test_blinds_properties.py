@@ -20,10 +20,16 @@ The invariants, strongest first:
   present and absent otherwise; heads-up the button posts the SB and never
   the BB; three-handed or more the button is neither blind, and it is the
   previous hand's SB player whenever that player is still there and not the BB.
+
+The same invariants are then checked on a ``Table`` playing real hands with
+random legal decisions and time-outs, where busts come from play, together
+with the conservation of chips and the plain-data round trip mid-hand.
 """
 
 from __future__ import annotations
 
+import json
+import random
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -31,6 +37,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tourney.domain.blinds import Positions, first_hand_positions, next_positions, upcoming_big_blind
+from tourney.domain.cards import shuffled_deck
+from tourney.domain.hand import ActionKind
+from tourney.domain.structure import BlindLevel
+from tourney.domain.table import Table
 
 
 @dataclass(frozen=True)
@@ -176,3 +186,77 @@ def test_rule_7_with_nobody_leaving_everyone_posts_the_big_blind_once_per_orbit(
         assert p.small_blind is not None
         assert p.small_blind.seat == seats[(seats.index(p.button.seat) + 1) % player_count]
         assert p.big_blind.seat == seats[(seats.index(p.button.seat) + 2) % player_count]
+
+
+def play_out(table: Table, rng: random.Random) -> None:
+    """Random legal decisions, and now and then a time-out, until the hand ends."""
+    while table.hand_in_progress:
+        hand = table.hand
+        assert hand is not None
+        options = hand.options()
+        assert options is not None
+        player = table.players[options.seat]
+        roll = rng.random()
+        if roll < 0.04:
+            table.timeout(options.seat, hand=table.hand_number, seq=hand.seq)
+        elif roll < 0.25 and options.can_fold:
+            table.act(player, ActionKind.FOLD)
+        elif roll > 0.85 and options.min_raise_to is not None and options.max_raise_to is not None:
+            kind = ActionKind.BET if options.to_call == 0 and options.bet == 0 else ActionKind.RAISE
+            amount = rng.choice([options.min_raise_to, options.max_raise_to])
+            table.act(player, kind, amount, hand=table.hand_number, seq=hand.seq)
+        else:
+            table.act(player, ActionKind.CHECK if options.can_check else ActionKind.CALL)
+
+
+LEVELS = (BlindLevel(1, 50, 100), BlindLevel(4, 100, 200, ante=200, big_blind_ante=True), BlindLevel(2, 50, 100, 10))
+
+
+def run_table(seed: int, seat_count: int, hand_count: int) -> None:
+    rng = random.Random(seed)
+    table = Table(number=1, seat_count=seat_count)
+    newcomers = iter(f"p{i}" for i in range(10_000))
+    for seat in rng.sample(range(1, seat_count + 1), rng.randint(2, seat_count)):
+        table.seat_player(next(newcomers), seat, rng.choice([150, 1000, 2500]))
+    table.draw_button(rng=rng)
+    chips_in_play = sum(sp.stack for sp in table.seats.values())
+    hands: list[Dealt] = []
+    for _ in range(hand_count):
+        upcoming = table.upcoming_big_blind()
+        if upcoming is not None and len(table.active) > 2 and rng.random() < 0.15:
+            # Balancing moves the player due to post the next BB (rule 13).
+            chips_in_play -= table.remove_player(upcoming.player).stack
+        empty = [s for s in range(1, seat_count + 1) if s not in table.seats]
+        while empty and (len(table.active) < 2 or rng.random() < 0.2):
+            stack = rng.choice([150, 1000, 2500])
+            table.seat_player(next(newcomers), empty.pop(rng.randrange(len(empty))), stack)
+            chips_in_play += stack
+        active = table.active
+        dealt = table.start_hand(rng.choice(LEVELS), shuffled_deck(rng))
+        hands.append(Dealt(active, dealt.positions))
+        if rng.random() < 0.3:
+            table = Table.from_dict(json.loads(json.dumps(table.to_dict())))
+        play_out(table, rng)
+        ended = table.last_hand_ended
+        assert ended is not None
+        assert sum(ended.finishing_stacks.values()) == sum(ended.starting_stacks.values())
+        assert sum(sp.stack for sp in table.seats.values()) == chips_in_play
+        assert {o.seat for o in ended.busted} == set(ended.vacated)
+        assert all(sp.stack > 0 for sp in table.seats.values())
+    check_history(seat_count, hands)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 10), st.integers(5, 30))
+def test_rule_7_holds_at_a_table_playing_real_hands(seed: int, seat_count: int, hand_count: int) -> None:
+    # Given a table playing random legal hands, players busting, the upcoming BB moved off, newcomers seated
+    # When it plays (and is now and then stored and read back mid-hand)
+    # Then chips are conserved, busted seats are vacated, and the BB invariants hold for the real hands
+    run_table(seed, seat_count, hand_count)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 10), st.integers(100, 400))
+def test_rule_7_holds_at_a_table_over_long_runs(seed: int, seat_count: int, hand_count: int) -> None:
+    run_table(seed, seat_count, hand_count)
