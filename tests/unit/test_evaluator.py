@@ -7,6 +7,8 @@ import pytest
 from tourney.domain.cards import parse_cards
 from tourney.domain.evaluator import HandCategory, category, describe, evaluate, evaluate7
 
+from bench.evaluator import measure_evaluators
+
 
 def strength(text: str) -> int:
     return evaluate(parse_cards(text))
@@ -219,3 +221,12 @@ def test_evaluate_rejects_other_counts_and_cards_that_are_not_distinct_cards(car
 def test_category_rejects_a_number_that_is_not_a_strength() -> None:
     with pytest.raises(ValueError):
         category(9 << 20)
+
+
+def test_evaluate7_runs_at_least_ten_times_as_many_evaluations_per_second_as_treys() -> None:
+    # Given the side-by-side benchmark on a small seeded sample (the speed requirement)
+    result = measure_evaluators(seed=3, hands=5_000, repeats=3)
+    # Then it reports the three figures and ours is at least ten times treys
+    assert set(result) == {"ours_evals_per_s", "treys_evals_per_s", "evals_ratio"}
+    assert result["evals_ratio"] == round(result["ours_evals_per_s"] / result["treys_evals_per_s"], 2)
+    assert result["evals_ratio"] >= 10

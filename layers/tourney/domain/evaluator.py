@@ -1,10 +1,12 @@
 """Hold'em hand strength: the best five-card poker hand out of five to seven cards.
 
-A *strength* is a plain ``int``: higher is stronger, equal strengths tie and
-split the pot (RULES.md: "the best five-card hand wins"; suits never break a
-tie at showdown, they only order the button draw of rule 6). The number packs
-the category in bits 20-23 and up to five ranks (deuce 0 .. ace 12) below it,
-most significant first, so ``category`` and ``describe`` can read it back.
+The game is no-limit Texas hold'em (RULES.md, "Play", rules 9 and 16), so at
+showdown each player's best five of their seven cards wins, with the standard
+hand ranking. A *strength* is a plain ``int``: higher is stronger, equal
+strengths tie and split the pot (suits never break a tie at showdown; they
+only order the button draw of rule 6). The number packs the category in bits
+20-23 and up to five ranks (deuce 0 .. ace 12) below it, most significant
+first, so ``category`` and ``describe`` can read it back.
 
 How ``evaluate7`` is fast in pure Python (about 20x treys on this machine):
 
@@ -146,16 +148,15 @@ def _rank_strengths(straight_highs: list[int]) -> dict[int, int]:
         others = [r for r in ranks if r != trips]
         base = 3 * keys[trips]
         full = _FULL_HOUSE | trips << 16
-        for other in others:
+        for other in others:  # the rank that plays as the pair
             rest = [r for r in others if r != other]
-            # two trips: the lower one plays as the pair
-            for single in rest:
-                if other < trips:
+            if other < trips:  # 3+3+1: the lower trips plays as the pair
+                for single in rest:
                     table[base + 3 * keys[other] + keys[single]] = full | other << 12
-            for pair in rest:
+            for pair in rest:  # 3+2+2: the higher pair plays
                 if pair < other:
                     table[base + 2 * keys[other] + 2 * keys[pair]] = full | other << 12
-            for a, b in combinations(rest, 2):
+            for a, b in combinations(rest, 2):  # 3+2+1+1
                 table[base + 2 * keys[other] + keys[a] + keys[b]] = full | other << 12
         bit = 1 << trips
         for a, b, c, d in combinations(others, 4):
