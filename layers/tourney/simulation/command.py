@@ -1,0 +1,99 @@
+"""``tourney simulate``: one whole tournament with bot players (CONTRACT.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from tourney.domain.structure import TournamentFormat
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", type=int, required=True)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--format", choices=[f.value for f in TournamentFormat], default="freezeout")
+    parser.add_argument("--buy-in", type=int, default=1_000, help="cents")
+    parser.add_argument("--fee", type=int, default=100, help="entry fee, cents (0: 9 %% commission)")
+    parser.add_argument("--guarantee", type=int, default=0, help="guaranteed prize pool, cents")
+    parser.add_argument("--seats", type=int, default=9, help="seats per table, 2 to 10")
+    parser.add_argument("--via", choices=["memory", "local"], default="memory")
+    parser.add_argument("--level-minutes", type=int, default=None)
+    parser.add_argument("--rebuy-minutes", type=int, default=None)
+    parser.add_argument("--report", type=Path, default=None, help="write the JSON report here")
+    parser.add_argument("--phh", type=Path, default=None, help="write every hand as PHH, one file per table")
+    parser.add_argument("--terminate-at", type=float, default=None, help="minutes after started_at")
+    parser.add_argument("--restart", choices=["ok", "never"], default="ok")
+    parser.add_argument("--no-progress", action="store_true")
+
+
+class ProgressBar:
+    """Players left out of the field, on one terminal line (stderr), only when it is a terminal."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled and sys.stderr.isatty()
+        self._last = 0.0
+
+    def __call__(self, remaining: int, total: int) -> None:
+        now = time.monotonic()
+        if not self.enabled or (now - self._last < 0.1 and remaining > 1):
+            return
+        self._last = now
+        done = total - remaining
+        width = 40
+        filled = width * done // max(total, 1)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {remaining:>7} of {total} players left")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.via == "local":
+        print("tourney simulate --via local needs the local stack (issue 5); use --via memory", file=sys.stderr)
+        return 2
+    from tourney.simulation.memory import Simulation, SimulationOptions
+
+    options = SimulationOptions(
+        players=args.players,
+        seed=args.seed,
+        format=TournamentFormat(args.format),
+        buy_in=args.buy_in,
+        entry_fee=args.fee,
+        guarantee=args.guarantee,
+        seats=args.seats,
+        level_minutes=args.level_minutes,
+        rebuy_minutes=args.rebuy_minutes,
+        terminate_at=args.terminate_at,
+        restart=args.restart == "ok",
+        phh_dir=str(args.phh) if args.phh else None,
+    )
+    bar = ProgressBar(not args.no_progress)
+    try:
+        result = Simulation(options, progress=bar).run()
+    finally:
+        bar.close()
+    text = json.dumps(result.report, indent=2)
+    if args.report:
+        args.report.parent.mkdir(parents=True, exist_ok=True)
+        args.report.write_text(text + "\n")
+    if args.phh:
+        args.phh.mkdir(parents=True, exist_ok=True)
+        for table_id, content in result.phh_files.items():
+            (args.phh / f"{table_id}.phh").write_text(content)
+    if not args.report:
+        print(text)
+    else:
+        _print_summary(result.report)
+    return 0
+
+
+def _print_summary(report: dict) -> None:  # type: ignore[type-arg]
+    t = report["tournament"]
+    print(f"{t['id']}: {t['status']}, {report['hands']} hands, {len(report['entries'])} entrants")
+    for row in report["places"][:10]:
+        print(f"  {row['place']:>5}  {row['player']:<10} {row['prize'] / 100:>12,.2f}")
