@@ -1,0 +1,132 @@
+"""``tourney bench``: the benchmarks, one subcommand each (results are recorded in docs/performance.md).
+
+    tourney bench engine [--json] [--hands N] [--repetitions R] [--evals E] [--seed S] [--check]
+    tourney bench balancing
+
+``engine`` (CONTRACT.md, ``tourney bench``): our hand engine against pokerkit
+and our evaluator against treys, side by side in one run on the same seeded
+inputs (``bench.engine``, ``bench.evaluator``). ``--json`` prints one JSON
+object; otherwise a table. ``--check`` exits 1 when a ratio is under its
+target (hands 20x, evaluations 10x).
+
+``balancing``: the cost of one after-hand balancing decision at 1,000 and
+250,000 players (``bench.balancing``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+from typing import Any
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    benchmarks = parser.add_subparsers(dest="benchmark", required=True)
+    engine = benchmarks.add_parser(
+        "engine",
+        help="hands/s against pokerkit and evaluations/s against treys",
+        description="Our engine against pokerkit (hands/s) and our evaluator against treys (evaluations/s), "
+        "9-handed, same seeded inputs, action mix fold .25 / check-call .55 / min-raise .15 / all-in .05; "
+        "figures are medians over the repetitions.",
+    )
+    engine.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    engine.add_argument("--hands", type=_positive, default=300, help="hands each engine plays per repetition (300)")
+    engine.add_argument("--repetitions", type=_positive, default=5, help="timed passes of each; the median is kept (5)")
+    engine.add_argument("--evals", type=_positive, default=200_000, help="7-card evaluations per pass (200,000)")
+    engine.add_argument("--seed", type=int, default=1, help="seeds the decks, the decisions and the deals (1)")
+    engine.add_argument("--check", action="store_true", help="exit 1 when a ratio is under its target")
+    engine.set_defaults(_run=_run_engine)
+    balancing = benchmarks.add_parser("balancing", help="one after-hand balancing decision at 1,000 and 250,000")
+    balancing.set_defaults(_run=_run_balancing)
+
+
+def run(args: argparse.Namespace) -> int:
+    result: int = args._run(args)
+    return result
+
+
+def _run_engine(args: argparse.Namespace) -> int:
+    from bench.engine import measure_engine
+
+    figures = measure_engine(seed=args.seed, hands=args.hands, repeats=args.repetitions, evals=args.evals)
+    print(json.dumps(figures) if args.json else format_table(figures))
+    if args.check and not meets_targets(figures):
+        return 1
+    return 0
+
+
+def meets_targets(figures: dict[str, Any]) -> bool:
+    """Both ratios at or above their targets, and both engines ended every hand alike."""
+    targets = figures["targets"]
+    return bool(
+        figures["hands_ratio"] >= targets["hands_ratio"]
+        and figures["evals_ratio"] >= targets["evals_ratio"]
+        and figures["outcome_mismatches"] == 0
+    )
+
+
+def format_table(figures: dict[str, Any]) -> str:
+    """The engine figures as a readable table.
+
+    >>> print(format_table({"ours_hands_per_s": 5000.0, "pokerkit_hands_per_s": 150.0, "hands_ratio": 33.33,
+    ...     "ours_secrets_hands_per_s": 4000.0, "ours_evals_per_s": 3e6, "treys_evals_per_s": 1.5e5,
+    ...     "evals_ratio": 20.0, "outcome_mismatches": 0, "targets": {"hands_ratio": 20.0, "evals_ratio": 10.0},
+    ...     "players": 9, "hands": 300, "evals": 200000, "repetitions": 5, "seed": 1, "cpus": 2, "seconds": 20.0}))
+    tourney bench engine: 9-handed NLHE, 300 hands and 200,000 evaluations per pass, median of 5 passes, seed 1
+    <BLANKLINE>
+                                      ours    reference             ratio  target
+    hands/s (seeded deck)            5,000    pokerkit 150         33.33x  >= 20x  met
+    hands/s (secrets shuffle)        4,000
+    7-card evaluations/s         3,000,000    treys 150,000        20.00x  >= 10x  met
+    <BLANKLINE>
+    same finishing stacks in both engines: 300 of 300 hands; 2 CPUs; 20.0 s
+    """
+    targets = figures["targets"]
+
+    def row(label: str, ours: float, reference: str = "", ratio: float | None = None, target: float = 0.0) -> str:
+        line = f"{label:<26}{ours:>12,.0f}    {reference:<20}"
+        if ratio is not None:
+            line += f"{ratio:>6.2f}x  >= {target:g}x  " + ("met" if ratio >= target else "NOT MET")
+        return line.rstrip()
+
+    hands = figures["hands"]
+    same = hands - figures["outcome_mismatches"]
+    rows = [
+        f"tourney bench engine: {figures['players']}-handed NLHE, {hands:,} hands and {figures['evals']:,} "
+        f"evaluations per pass, median of {figures['repetitions']} passes, seed {figures['seed']}",
+        "",
+        f"{'':<26}{'ours':>12}    {'reference':<20}{'ratio':>7}  target",
+        row(
+            "hands/s (seeded deck)",
+            figures["ours_hands_per_s"],
+            f"pokerkit {figures['pokerkit_hands_per_s']:,.0f}",
+            figures["hands_ratio"],
+            targets["hands_ratio"],
+        ),
+        row("hands/s (secrets shuffle)", figures["ours_secrets_hands_per_s"]),
+        row(
+            "7-card evaluations/s",
+            figures["ours_evals_per_s"],
+            f"treys {figures['treys_evals_per_s']:,.0f}",
+            figures["evals_ratio"],
+            targets["evals_ratio"],
+        ),
+        "",
+        f"same finishing stacks in both engines: {same:,} of {hands:,} hands; "
+        f"{figures['cpus']} CPUs; {figures['seconds']} s",
+    ]
+    return "\n".join(rows)
+
+
+def _run_balancing(args: argparse.Namespace) -> int:
+    module = importlib.import_module("bench.balancing")
+    module.main()
+    return 0
