@@ -18,8 +18,11 @@ something (``State.can_win_now``), except in an all-in showdown where all show.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
-from pokerkit import Automation, Mode, NoLimitTexasHoldem, State
+from pokerkit import Automation, Card, Mode, NoLimitTexasHoldem, StandardHighHand, State
 from pokerkit.notation import parse_action
 
 AUTOMATIONS = (
@@ -42,7 +45,32 @@ def replay_strictly(text: str, *, check_showdown: bool = False) -> State:
     return replay_fields(fields, check_showdown=check_showdown)
 
 
-def replay_fields(fields: dict, *, check_showdown: bool = False) -> State:  # type: ignore[type-arg]
+@contextmanager
+def _memoized_hand_evaluation() -> Iterator[None]:
+    """Pokerkit evaluates every player's hand again for each player it asks about (O(n²) per showdown);
+    remember each result for the duration of one replay. Pokerkit is left as it was afterwards."""
+    seen: dict[tuple[Any, ...], Any] = {}
+    evaluate = StandardHighHand.from_game
+
+    def from_game(cls: type[StandardHighHand], hole_cards: Any, board_cards: Any = ()) -> Any:
+        key = (Card.clean(hole_cards), Card.clean(board_cards))
+        if key not in seen:
+            seen[key] = evaluate(*key)
+        return seen[key]
+
+    StandardHighHand.from_game = classmethod(from_game)  # type: ignore[method-assign, assignment]
+    try:
+        yield
+    finally:
+        del StandardHighHand.from_game
+
+
+def replay_fields(fields: dict[str, Any], *, check_showdown: bool = False) -> State:
+    with _memoized_hand_evaluation():
+        return _replay(fields, check_showdown)
+
+
+def _replay(fields: dict[str, Any], check_showdown: bool) -> State:
     if fields["variant"] != "NT":
         raise OracleMismatch(f"variant {fields['variant']!r} is not NT")
     game = NoLimitTexasHoldem(

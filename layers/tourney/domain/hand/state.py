@@ -72,7 +72,7 @@ from tourney.domain.hand.actions import (
 from tourney.domain.hand.pots import build_pots, split
 
 FORMAT_VERSION: Final = 1
-_BOARD_STEPS: Final = ((0, 0), (1, 3), (5, 1), (7, 1))  # per street: (offset after the hole cards, cards); burn before
+_BOARD_STEPS: Final = ((0, 0), (0, 3), (4, 1), (6, 1))  # per street: (burnt card after the hole cards, cards)
 
 
 @dataclass(frozen=True, slots=True)
