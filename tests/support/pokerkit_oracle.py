@@ -81,6 +81,8 @@ def _replay(fields: dict[str, Any], check_showdown: bool) -> State:
         fields["min_bet"],
         mode=Mode.TOURNAMENT,
     )
+    if any(line.startswith("d dh") and "?" in line for line in fields["actions"]):
+        check_showdown = False  # pokerkit cannot judge hidden cards
     stacks = fields["starting_stacks"]
     state = game(stacks, len(stacks))
     for number, line in enumerate(fields["actions"], start=1):

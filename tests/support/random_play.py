@@ -81,8 +81,12 @@ def random_setup(rng: random.Random, players: int | None = None, seat_count: int
     return Setup(stacks, button, sb_seat, bb_seat, small_blind, big_blind, ante, bb_ante, deck)
 
 
-def play_randomly(hand: Hand, rng: random.Random, *, timeouts: float = 0.0) -> Hand:
-    """Play ``hand`` to its end with random legal decisions."""
+def play_randomly(hand: Hand, rng: random.Random, *, timeouts: float = 0.0, any_size: bool = False) -> Hand:
+    """Play ``hand`` to its end with random legal decisions.
+
+    ``timeouts``: the share of decisions left to the clock (rule 16);
+    ``any_size``: raises of any legal size, not only the minimum or all in.
+    """
     while not hand.is_over:
         options = hand.options()
         assert options is not None
@@ -93,7 +97,11 @@ def play_randomly(hand: Hand, rng: random.Random, *, timeouts: float = 0.0) -> H
         elif r < 0.25 and options.can_fold:
             hand.fold(seat)
         elif r >= 0.80 and options.min_raise_to is not None and options.max_raise_to is not None:
-            hand.bet_or_raise_to(seat, options.min_raise_to if r < 0.95 else options.max_raise_to)
+            if any_size and r < 0.9:
+                amount = rng.randint(options.min_raise_to, options.max_raise_to)
+            else:
+                amount = options.min_raise_to if r < 0.95 else options.max_raise_to
+            hand.bet_or_raise_to(seat, amount)
         elif options.can_check:
             hand.check(seat)
         else:
