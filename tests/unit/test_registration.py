@@ -6,6 +6,7 @@ import pytest
 from tourney.domain.errors import (
     AlreadyRegistered,
     AlreadyStarted,
+    Conflict,
     InsufficientFunds,
     NotRegistered,
     NotStartedYet,
@@ -321,6 +322,24 @@ def test_a_running_tournament_cannot_be_cancelled_only_terminated() -> None:
         book.cancel(START, ledger)
     book.end(TournamentStatus.TERMINATED)
     assert book.status_at(START) is TournamentStatus.TERMINATED
+
+
+def test_only_a_running_tournament_ends() -> None:
+    # Given a tournament still registering, and one that finished
+    registering, ledger = book_of(), wallets("ann", "bob")
+    finished = book_of()
+    for p in ("ann", "bob"):
+        finished.register(p, OPEN, ledger)
+    finished.start(START, ledger)
+    finished.end(TournamentStatus.FINISHED)
+    # Then the first cannot end yet, the second cannot end again as terminated
+    with pytest.raises(NotStartedYet):
+        registering.end(TournamentStatus.FINISHED)
+    with pytest.raises(Conflict):
+        finished.end(TournamentStatus.TERMINATED)
+    # And ending the same way twice is a no-op
+    finished.end(TournamentStatus.FINISHED)
+    assert finished.status_at(START) is TournamentStatus.FINISHED
 
 
 def test_sit_and_go_starts_when_max_players_have_registered_and_has_no_waiting_list() -> None:

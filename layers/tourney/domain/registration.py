@@ -50,6 +50,7 @@ from enum import StrEnum
 from tourney.domain.errors import (
     AlreadyRegistered,
     AlreadyStarted,
+    Conflict,
     NotRegistered,
     NotStartedYet,
     RegistrationClosed,
@@ -336,8 +337,10 @@ class RegistrationBook:
             raise ValueError(f"a tournament ends finished or terminated, not {status}")
         if self._status is status:
             return
+        if self._status is TournamentStatus.REGISTERING:
+            raise NotStartedYet(f"{self.tournament_id} has not started")
         if self._status is not TournamentStatus.RUNNING:
-            raise AlreadyStarted(f"{self.tournament_id} is {self._status}, not running")
+            raise Conflict(f"{self.tournament_id} is {self._status}, not running")
         self._status = status
         self.version += 1
 
