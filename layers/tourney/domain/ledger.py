@@ -343,7 +343,11 @@ class Ledger:
         )
 
     def verify_post_all(self, entries: Sequence[Entry]) -> list[Entry]:
-        """Raise what :meth:`post_all` would raise; return the entries that are new."""
+        """Raise what :meth:`post_all` would raise; return the entries that are new.
+
+        Funds are checked on each account's net change over the batch, as one
+        transaction with one condition per account (a store would write it so).
+        """
         fresh: list[Entry] = []
         batch: dict[str, Entry] = {}
         for entry in entries:
