@@ -332,7 +332,7 @@ class Simulation:
             self.tables.pop(broken, None)
         if decision.final_table is not None:
             self._redraw_final_table(decision.final_table)
-        self._check_balance()
+        self._check_balance(table_id)
         self._maybe_check_everything()
         self.progress(t.remaining, t.entrants)
         if decision.finished or not deal_next:
@@ -374,18 +374,18 @@ class Simulation:
         if bb_seat != expected:
             raise SimulationError(f"table {table_id}: big blind at seat {bb_seat}, expected {expected}")
 
-    def _check_balance(self) -> None:
-        """Tables between hands are within one player of the smallest table (RULES.md, rule 11)."""
+    def _check_balance(self, table_id: str) -> None:
+        """The table whose hand ended is not a largest table two or more above the smallest (RULES.md, rule 11).
+
+        Only that table is between hands (a largest table playing a hand gives its player when the hand ends).
+        """
         assert self.tournament is not None
-        sizes = self.tournament.balancing.sizes()
-        if not sizes:
+        balancing = self.tournament.balancing
+        if table_id not in self.tables or balancing.table_count == 0:
             return
-        smallest = min(sizes.values())
-        for tid, size in sizes.items():
-            table = self.tables.get(tid)
-            between_hands = table is not None and not table.hand_in_progress and tid not in self._ending
-            if between_hands and size - smallest > 1:
-                raise SimulationError(f"table {tid} has {size} players between hands; the smallest has {smallest}")
+        size, smallest, largest = balancing.size(table_id), balancing.smallest(), balancing.largest()
+        if size == largest and size - smallest > 1:
+            raise SimulationError(f"table {table_id} has {size} players between hands; the smallest has {smallest}")
 
     def _maybe_check_everything(self) -> None:
         assert self.tournament is not None
