@@ -38,9 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "figures are medians over the repetitions.",
     )
     engine.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
-    engine.add_argument("--hands", type=_positive, default=300, help="hands each engine plays per repetition (300)")
+    engine.add_argument("--hands", type=_positive, default=200, help="hands each engine plays per repetition (200)")
     engine.add_argument("--repetitions", type=_positive, default=5, help="timed passes of each; the median is kept (5)")
-    engine.add_argument("--evals", type=_positive, default=200_000, help="7-card evaluations per pass (200,000)")
+    engine.add_argument("--evals", type=_positive, default=100_000, help="7-card evaluations per pass (100,000)")
     engine.add_argument("--seed", type=int, default=1, help="seeds the decks, the decisions and the deals (1)")
     engine.add_argument("--check", action="store_true", help="exit 1 when a ratio is under its target")
     engine.set_defaults(_run=_run_engine)

@@ -175,7 +175,7 @@ def _time_pokerkit(inputs: list[Seeds], *, outcomes: list[list[int]]) -> float:
     return elapsed
 
 
-def measure_hands(seed: int = 1, hands: int = 300, repeats: int = 5) -> dict[str, Any]:
+def measure_hands(seed: int = 1, hands: int = 200, repeats: int = 5) -> dict[str, Any]:
     """Hands per second of our engine and of pokerkit on the same seeded hands (median of ``repeats`` passes).
 
     Returns ``ours_hands_per_s``, ``pokerkit_hands_per_s``, ``hands_ratio``,
@@ -210,7 +210,7 @@ def measure_hands(seed: int = 1, hands: int = 300, repeats: int = 5) -> dict[str
     }
 
 
-def measure_engine(seed: int = 1, hands: int = 300, repeats: int = 5, evals: int = 200_000) -> dict[str, Any]:
+def measure_engine(seed: int = 1, hands: int = 200, repeats: int = 5, evals: int = 100_000) -> dict[str, Any]:
     """The whole ``tourney bench engine`` object: hands (``measure_hands``) and evaluations, with the run's settings."""
     from bench.evaluator import measure_evaluators
 
@@ -240,5 +240,5 @@ def measure_engine(seed: int = 1, hands: int = 300, repeats: int = 5, evals: int
 
 
 if __name__ == "__main__":
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    count = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     print(json.dumps(measure_hands(hands=count)))
