@@ -24,15 +24,11 @@ from __future__ import annotations
 import random
 
 import pytest
+from tourney.domain.hand import Hand
+from tourney.domain.histories import phh
 
-from tests.support.evaluator_stand_in import ensure_evaluator
 from tests.support.pokerkit_oracle import finishing_stacks
 from tests.support.random_play import Setup, play_randomly, pokerkit_opens_elsewhere, random_setup
-
-ensure_evaluator()
-
-from tourney.domain.hand import Hand  # noqa: E402
-from tourney.domain.histories import phh  # noqa: E402
 
 
 def play_and_compare(rng: random.Random, hands: int, *, players: int | None = None, bench_table: bool = False) -> int:

@@ -16,12 +16,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from tests.support.evaluator_stand_in import ensure_evaluator
-
-ensure_evaluator()
-
-from tourney.domain.hand import (  # noqa: E402
+from tourney.domain.hand import (
     Bet,
     BetReturned,
     BoardDealt,

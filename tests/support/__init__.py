@@ -1,1 +1,1 @@
-"""Helpers shared by tests: random legal play, the strict pokerkit oracle, an evaluator stand-in."""
+"""Helpers shared by tests: random legal play, stacked decks, the strict pokerkit oracle."""

@@ -3,13 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
-from tests.support.evaluator_stand_in import ensure_evaluator
-
-ensure_evaluator()
-
-from tourney.domain.errors import IllegalAction, NoHandInProgress, NotYourTurn, StaleAction  # noqa: E402
-from tourney.domain.hand import (  # noqa: E402
+from tourney.domain.errors import IllegalAction, NoHandInProgress, NotYourTurn, StaleAction
+from tourney.domain.hand import (
     ActionKind,
     Bet,
     Called,

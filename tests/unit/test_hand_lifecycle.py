@@ -6,14 +6,10 @@ import json
 import random
 
 import pytest
+from tourney.domain.errors import InvalidDeal, NoHandInProgress
+from tourney.domain.hand import Hand
 
-from tests.support.evaluator_stand_in import ensure_evaluator
 from tests.support.random_play import random_setup
-
-ensure_evaluator()
-
-from tourney.domain.errors import InvalidDeal, NoHandInProgress  # noqa: E402
-from tourney.domain.hand import Hand  # noqa: E402
 
 STACKS = {1: 1000, 2: 1000, 3: 1000, 4: 1000}
 

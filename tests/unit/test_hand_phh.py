@@ -6,15 +6,11 @@ import tomllib
 
 import pytest
 from pokerkit import HandHistory
+from tourney.domain.hand import Hand
+from tourney.domain.histories import phh
 
 from tests.support.decks import stacked_deck
-from tests.support.evaluator_stand_in import ensure_evaluator
 from tests.support.pokerkit_oracle import finishing_stacks
-
-ensure_evaluator()
-
-from tourney.domain.hand import Hand  # noqa: E402
-from tourney.domain.histories import phh  # noqa: E402
 
 DRY_BOARD = "2c7d9hJs3d"
 

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from tests.support.decks import stacked_deck
-from tests.support.evaluator_stand_in import ensure_evaluator
-
-ensure_evaluator()
-
-from tourney.domain.cards import parse_cards  # noqa: E402
-from tourney.domain.hand import (  # noqa: E402
+from tourney.domain.cards import parse_cards
+from tourney.domain.hand import (
     BetReturned,
     BoardDealt,
     Hand,
@@ -18,6 +13,8 @@ from tourney.domain.hand import (  # noqa: E402
     build_pots,
     split,
 )
+
+from tests.support.decks import stacked_deck
 
 DRY_BOARD = "2c7d9hJs3d"  # no pair, straight or flush possible with the holes below
 

@@ -43,10 +43,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from tourney.domain.cards import DECK_SIZE, Card
 from tourney.domain.errors import IllegalAction, InvalidDeal, NoHandInProgress, NotYourTurn, StaleAction
+from tourney.domain.evaluator import evaluate7
 from tourney.domain.hand.actions import (
     STREETS,
     ActionKind,
@@ -83,9 +84,11 @@ class Pot:
     eligible: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
-    """What the player to act may do now (for a client or a bot)."""
+class Options(NamedTuple):
+    """What the player to act may do now (for a client or a bot).
+
+    A named tuple, not a dataclass: a bot asks for it before every decision.
+    """
 
     seat: int
     to_call: int  # 0: checking is allowed
@@ -125,16 +128,17 @@ class Hand:
         "_last_raise",
         "_log",
         "_max_bet",
+        "_mucked",
         "_n",
         "_opener",
         "_over",
         "_paid",
         "_result",
-        "_revealed",
         "_sb",
         "_seats",
         "_seq",
         "_short",
+        "_shown",
         "_small_blind",
         "_stacks",
         "_starting",
@@ -171,7 +175,8 @@ class Hand:
     _over: bool
     _cancelled: bool
     _result: HandResult | None
-    _revealed: bool
+    _shown: dict[int, tuple[Card, Card]]
+    _mucked: list[int]
 
     # ----------------------------------------------------------------- dealing
 
@@ -229,7 +234,8 @@ class Hand:
         self._over = False
         self._cancelled = False
         self._result = None
-        self._revealed = False
+        self._shown = {}
+        self._mucked = []
         self._start()
         return self
 
@@ -592,17 +598,17 @@ class Hand:
         active = self._active
         return [i for i in [*range(opener, self._n), *range(opener)] if active[i]]
 
+    def _show(self, i: int) -> None:
+        cards = (self._deck[i], self._deck[self._n + i])
+        seat = self._seats[i]
+        self._shown[seat] = cards
+        self._log.append(HoleCardsShown(seat, cards))
+
     def _show_all(self) -> None:
-        self._revealed = True
-        log = self._log
-        deck = self._deck
-        n = self._n
         for i in self._show_order():
-            log.append(HoleCardsShown(self._seats[i], (deck[i], deck[n + i])))
+            self._show(i)
 
     def _showdown(self, *, reveal_all: bool) -> None:
-        from tourney.domain.evaluator import evaluate7
-
         n = self._n
         deck = self._deck
         b0, b1, b2, b3, b4 = self._board
@@ -616,7 +622,7 @@ class Hand:
         order = self._show_order()
         holding = list(active)
         if reveal_all:
-            if not self._revealed:
+            if not self._shown:
                 self._show_all()
         else:
             pots = build_pots(live, self._dead, active)
@@ -632,12 +638,13 @@ class Hand:
                             wins = True
                             break
                 if wins:
-                    log.append(HoleCardsShown(self._seats[i], (deck[i], deck[n + i])))
+                    self._show(i)
                     for k, (_amount, players) in enumerate(pots):
                         shown_best = best[k]
                         if i in players and (shown_best is None or shown_best < mine):
                             best[k] = mine
                 else:
+                    self._mucked.append(self._seats[i])
                     log.append(HoleCardsMucked(self._seats[i]))
                     holding[i] = False
         # a hand that wins no pot is out, which can merge pots (and so move an odd chip)
@@ -691,21 +698,14 @@ class Hand:
                     shares,
                 )
             )
-        shown: dict[int, tuple[Card, Card]] = {}
-        mucked: list[int] = []
-        for record in self._log:
-            if isinstance(record, HoleCardsShown):
-                shown[record.seat] = record.cards
-            elif isinstance(record, HoleCardsMucked):
-                mucked.append(record.seat)
         self._stacks = finishing
         self._actors = []
         self._over = True
         self._result = HandResult(
             finishing_stacks=dict(zip(order, finishing, strict=True)),
             pots=tuple(pots),
-            shown=shown,
-            mucked=tuple(mucked),
+            shown=self._shown,
+            mucked=tuple(self._mucked),
             board=tuple(self._board),
             showdown=showdown,
         )
@@ -815,17 +815,11 @@ class Hand:
         owed = self._max_bet - self._bets[i]
         stack = self._stacks[i]
         bounds = self._raise_bounds(i)
-        return Options(
-            seat=self._seats[i],
-            to_call=owed if owed < stack else stack,
-            can_fold=owed > 0,
-            can_check=owed <= 0,
-            can_call=owed > 0,
-            min_raise_to=None if isinstance(bounds, str) else bounds[0],
-            max_raise_to=None if isinstance(bounds, str) else bounds[1],
-            stack=stack,
-            bet=self._bets[i],
-        )
+        if isinstance(bounds, str):
+            return Options(self._seats[i], owed if owed < stack else stack, owed > 0, owed <= 0, owed > 0,
+                           None, None, stack, self._bets[i])  # fmt: skip
+        return Options(self._seats[i], owed if owed < stack else stack, owed > 0, owed <= 0, owed > 0,
+                       bounds[0], bounds[1], stack, self._bets[i])  # fmt: skip
 
     @property
     def pot(self) -> int:
