@@ -29,7 +29,7 @@ from __future__ import annotations
 import heapq
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
@@ -90,9 +90,15 @@ class SimulationOptions:
     check_every: int = 100
 
 
-@dataclass
-class _TableLog:
-    hands: list[str] = field(default_factory=list)
+@dataclass(frozen=True)
+class PlayedHand:
+    """A finished hand and what a history needs beside it (for the demo and PokerStars text)."""
+
+    table_id: str
+    hand: Hand
+    players: dict[int, str]
+    level: int
+    dealt_at: datetime
 
 
 @dataclass
@@ -128,6 +134,8 @@ class Simulation:
         self._last_active: dict[str, dict[int, str]] = {}
         self._ending: set[str] = set()
         self._terminated_at = 0.0
+        self._dealt_at: dict[str, float] = {}
+        self.last_hand: PlayedHand | None = None
 
     # -- set-up --------------------------------------------------------------
 
@@ -232,6 +240,7 @@ class Simulation:
         dealt = table.start_hand(level, shuffled_deck(self.rng), hold_busted_seats=hold)
         self._check_big_blind_moved(table_id, previous, before, dealt.positions.big_blind.seat)
         self._hand_levels[table_id] = level.number
+        self._dealt_at[table_id] = now
         assert table.hand is not None
         self._next_event(table_id, table.hand, now + DEAL_SECONDS)
 
@@ -299,6 +308,10 @@ class Simulation:
         if sum(ended.starting_stacks.values()) != sum(ended.finishing_stacks.values()):
             raise SimulationError(f"chips not conserved at table {table_id}, hand {ended.hand}")
         self._record_phh(table_id, table)
+        assert table.hand is not None
+        self.last_hand = PlayedHand(
+            table_id, table.hand, dict(ended.players), self._hand_levels[table_id], self._at(self._dealt_at[table_id])
+        )
 
         busts: list[BustOut] = []
         for occupant in ended.busted:
