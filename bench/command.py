@@ -2,6 +2,7 @@
 
     tourney bench engine [--json] [--hands N] [--repetitions R] [--evals E] [--seed S] [--check]
     tourney bench balancing
+    tourney bench simulation [--players N] [--seed S]
 
 ``engine`` (CONTRACT.md, ``tourney bench``): our hand engine against pokerkit
 and our evaluator against treys, side by side in one run on the same seeded
@@ -10,7 +11,9 @@ object; otherwise a table. ``--check`` exits 1 when a ratio is under its
 target (hands 20x, evaluations 10x).
 
 ``balancing``: the cost of one after-hand balancing decision at 1,000 and
-250,000 players (``bench.balancing``).
+250,000 players (``bench.balancing``). ``simulation``: one whole in-memory
+freezeout to its winner (``bench.simulation``); run it in a fresh process,
+as its peak memory is part of the answer.
 """
 
 from __future__ import annotations
@@ -46,6 +49,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     engine.set_defaults(_run=_run_engine)
     balancing = benchmarks.add_parser("balancing", help="one after-hand balancing decision at 1,000 and 250,000")
     balancing.set_defaults(_run=_run_balancing)
+    simulation = benchmarks.add_parser("simulation", help="one whole in-memory freezeout: hands/s, peak memory")
+    simulation.add_argument("--players", type=_positive, default=10_000, help="entrants (10,000)")
+    simulation.add_argument("--seed", type=int, default=1, help="seeds the simulation (1)")
+    simulation.set_defaults(_run=_run_simulation)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -129,4 +136,10 @@ def format_table(figures: dict[str, Any]) -> str:
 def _run_balancing(args: argparse.Namespace) -> int:
     module = importlib.import_module("bench.balancing")
     module.main()
+    return 0
+
+
+def _run_simulation(args: argparse.Namespace) -> int:
+    module = importlib.import_module("bench.simulation")
+    print(json.dumps(module.measure_simulation(args.players, args.seed)))
     return 0

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from pokerkit import HoleDealing
-from tourney.cli import main
+from tourney.cli import build_parser, main
 from tourney.domain.cards import card_str
 from tourney.domain.hand import Bet, BoardDealt, Called, Checked, Folded, HoleCardsDealt, Raised
 
@@ -154,3 +154,12 @@ def test_the_table_flags_a_missed_target() -> None:
     evals_row = next(line for line in lines if line.startswith("7-card evaluations/s"))
     assert hands_row.endswith("12.50x  >= 20x  NOT MET")
     assert evals_row.endswith("12.00x  >= 10x  met")
+
+
+def test_the_other_benchmarks_are_subcommands_of_tourney_bench() -> None:
+    # When the command line names the balancing and simulation benchmarks
+    balancing = build_parser(["bench", "balancing"]).parse_args(["bench", "balancing"])
+    simulation = build_parser(["bench"]).parse_args(["bench", "simulation", "--players", "50", "--seed", "3"])
+    # Then each parses to its own benchmark with its options
+    assert balancing.benchmark == "balancing"
+    assert (simulation.benchmark, simulation.players, simulation.seed) == ("simulation", 50, 3)
