@@ -12,6 +12,8 @@ from tourney.domain.hand import Hand
 from tourney.domain.histories.pokerstars import HandHeader, dumps, dumps_all, eastern, money, roman
 from tourney.simulation.random_hands import play_random_hand
 
+from tests.support.random_play import play_randomly, random_setup
+
 SUMMER = datetime(2026, 7, 4, 16, 5, 9, tzinfo=UTC)
 
 
@@ -290,3 +292,26 @@ def test_small_helpers_write_levels_money_and_eastern_time_as_pokerstars_does() 
     assert eastern(datetime(2026, 11, 1, 6, 0, tzinfo=UTC)).hour == 1
     # And several hands are separated by two blank lines
     assert dumps_all(["a\n", "b\n"]) == "a\n\n\nb\n"
+
+
+def _check_random_setups(seeds: range) -> None:
+    for seed in seeds:
+        # Given a random deal: antes or a big-blind ante, short stacks, no small blind, newcomers, time-outs
+        rng = random.Random(seed)
+        hand = play_randomly(random_setup(rng).deal(), rng, timeouts=0.05)
+        names = {seat: f"Player {seat}" for seat in hand.seats}
+        # When it is written for the first player after the button
+        text = dumps(hand, names, _header(), hero=hand.seats[0])
+        # Then reading the amounts back gives the hand's finishing stacks
+        assert hand.result is not None
+        expected = {names[seat]: chips for seat, chips in hand.result.finishing_stacks.items()}
+        assert _stacks_read_back(text) == expected, text
+
+
+def test_the_text_accounts_for_every_chip_with_antes_short_stacks_and_missing_blinds() -> None:
+    _check_random_setups(range(300))
+
+
+@pytest.mark.slow
+def test_the_text_accounts_for_every_chip_over_many_random_setups() -> None:
+    _check_random_setups(range(300, 10_300))

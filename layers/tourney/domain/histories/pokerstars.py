@@ -296,7 +296,8 @@ class _Writer:
         result = self.result
         name = self.names
         if not result.showdown:
-            winner = next(seat for pot in result.pots for seat in pot.winners)
+            # the one player who did not fold (a walk with no other money in wins a pot of 0)
+            winner = next(seat for seat in self.hand.seats if seat not in self.folded_on)
             return [f"{name[winner]} collected {result.won(winner)} from pot", f"{name[winner]}: doesn't show hand"]
         lines = []
         for pot, pot_name in reversed(list(zip(result.pots, self._pot_names(), strict=True))):
