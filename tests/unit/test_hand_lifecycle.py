@@ -140,3 +140,19 @@ def test_a_cancelled_hand_stays_cancelled_when_rebuilt() -> None:
     again = Hand.from_dict(hand.to_dict())
     # Then it is still cancelled with the starting stacks
     assert again.is_cancelled and again.stack(3) == 1000
+
+
+def test_rule_17_cancelling_twice_answers_the_same_and_a_played_out_hand_cannot_be_cancelled() -> None:
+    # Given a cancelled hand and a hand played out
+    cancelled = deal()
+    cancelled.call(4)
+    first = cancelled.cancel()
+    played = deal()
+    played.fold(4)
+    played.fold(1)
+    played.fold(2)
+    # Then cancelling again gives the same stacks, and the played-out hand keeps its result
+    assert cancelled.cancel() == first
+    with pytest.raises(NoHandInProgress):
+        played.cancel()
+    assert played.result is not None

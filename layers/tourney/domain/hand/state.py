@@ -45,7 +45,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
-from tourney.domain.cards import DECK_SIZE, Card
+from tourney.domain.cards import Card
 from tourney.domain.errors import IllegalAction, InvalidDeal, NoHandInProgress, NotYourTurn, StaleAction
 from tourney.domain.evaluator import evaluate7
 from tourney.domain.hand.actions import (
@@ -70,6 +70,7 @@ from tourney.domain.hand.actions import (
     SeatStatus,
     Street,
 )
+from tourney.domain.hand.dealing import check_forced_bets_and_deck, seating_order
 from tourney.domain.hand.pots import build_pots, split
 
 FORMAT_VERSION: Final = 1
@@ -204,18 +205,10 @@ class Hand:
         time round the table from the first seat after the button, and a card
         is burnt before the flop, the turn and the river.
         """
-        seats = sorted(stacks)
-        n = len(seats)
-        if n < 2:
-            raise InvalidDeal(f"a hand needs two players or more, got {n}")
-        if button not in stacks:
-            raise InvalidDeal(f"the button seat {button} is not dealt in")
-        cut = seats.index(button) + 1
-        order = tuple(seats[cut:] + seats[:cut])
+        order, sb, bb = seating_order(stacks, button, small_blind_seat, big_blind_seat)
+        check_forced_bets_and_deck(len(order), small_blind, big_blind, ante, deck)
+        n = len(order)
         index = {seat: i for i, seat in enumerate(order)}
-        bb = index.get(big_blind_seat, -1)
-        sb = -1 if small_blind_seat is None else index.get(small_blind_seat, -1)
-        _validate(stacks, order, n, sb, bb, small_blind_seat, small_blind, big_blind, ante, deck)
 
         self = object.__new__(cls)
         self._seats = order
@@ -869,7 +862,12 @@ class Hand:
     # ------------------------------------------------------------ cancelling
 
     def cancel(self) -> dict[int, int]:
-        """Cancel the hand (RULES.md, rule 17): the cards are void, every stack goes back to its start."""
+        """Cancel the hand in progress (RULES.md, rule 17): the cards are void, every stack goes back to its start.
+
+        Cancelling again answers the same; a hand played out cannot be cancelled (``NoHandInProgress``).
+        """
+        if self._over and not self._cancelled:
+            raise NoHandInProgress("the hand was played out: there is nothing to cancel")
         self._cancelled = True
         self._over = True
         self._actors = []
@@ -930,37 +928,3 @@ class Hand:
         if raw.get("cancelled"):
             hand.cancel()
         return hand
-
-
-def _validate(
-    stacks: Mapping[int, int],
-    order: tuple[int, ...],
-    n: int,
-    sb: int,
-    bb: int,
-    small_blind_seat: int | None,
-    small_blind: int,
-    big_blind: int,
-    ante: int,
-    deck: Sequence[Card],
-) -> None:
-    """Raise ``InvalidDeal`` unless the positions fit the rules of RULES.md, rules 7 and 14."""
-    if any(seat < 1 for seat in order):
-        raise InvalidDeal("seats are numbered from 1")
-    if any(stacks[seat] <= 0 for seat in order):
-        raise InvalidDeal("every player dealt in has chips")
-    if bb < 0:
-        raise InvalidDeal("the big blind seat is not dealt in")
-    if small_blind_seat is not None and sb < 0:
-        raise InvalidDeal(f"the small blind seat {small_blind_seat} is not dealt in")
-    if bb == n - 1:
-        raise InvalidDeal("the button does not post the big blind")
-    if n == 2:
-        if sb >= 0 and sb != n - 1:
-            raise InvalidDeal("heads-up, the button posts the small blind (rule 14)")
-    elif sb >= 0 and (sb == n - 1 or bb != sb + 1):
-        raise InvalidDeal("the big blind is the next player clockwise after the small blind")
-    if big_blind <= 0 or not 0 <= small_blind <= big_blind or ante < 0:
-        raise InvalidDeal(f"blinds {small_blind}/{big_blind} and ante {ante} are not valid")
-    if len(deck) < 2 * n + 8 or len(set(deck)) != len(deck) or min(deck) < 0 or max(deck) >= DECK_SIZE:
-        raise InvalidDeal(f"the deck must hold {2 * n + 8} distinct cards or more")
