@@ -351,7 +351,7 @@ class Hand:
         self._board.extend(cards)
         self._log.append(BoardDealt(STREETS[self._street], cards))
 
-    def _pop_actor(self, seat: int, seq: int | None) -> int:
+    def _actor_index(self, seat: int, seq: int | None) -> int:
         """The actor's index, after checking the hand, the sequence number and the turn."""
         if self._over:
             raise NoHandInProgress("the hand is over")
@@ -374,7 +374,7 @@ class Hand:
 
     def verify_fold(self, seat: int, *, seq: int | None = None) -> None:
         """Raise unless ``seat`` may fold now (folding with nothing to call is not allowed: check instead)."""
-        i = self._pop_actor(seat, seq)
+        i = self._actor_index(seat, seq)
         if self._bets[i] >= self._max_bet:
             raise IllegalAction(f"seat {seat} has nothing to call: check instead of folding")
 
@@ -401,7 +401,7 @@ class Hand:
     # check
 
     def verify_check(self, seat: int, *, seq: int | None = None) -> None:
-        i = self._pop_actor(seat, seq)
+        i = self._actor_index(seat, seq)
         if self._bets[i] < self._max_bet:
             raise IllegalAction(f"seat {seat} cannot check: {self._max_bet - self._bets[i]} to call")
 
@@ -426,7 +426,7 @@ class Hand:
 
     def verify_call(self, seat: int, *, seq: int | None = None) -> int:
         """Raise unless ``seat`` may call now; return the chips the call costs (all the stack if short)."""
-        i = self._pop_actor(seat, seq)
+        i = self._actor_index(seat, seq)
         owed = self._max_bet - self._bets[i]
         if owed <= 0:
             raise IllegalAction(f"seat {seat} has nothing to call: check instead")
@@ -477,7 +477,7 @@ class Hand:
 
     def verify_bet_or_raise_to(self, seat: int, amount: int, *, seq: int | None = None) -> None:
         """Raise unless ``seat`` may make its bet ``amount`` in this round (a bet, or a raise over the largest bet)."""
-        i = self._pop_actor(seat, seq)
+        i = self._actor_index(seat, seq)
         bounds = self._raise_bounds(i)
         if isinstance(bounds, str):
             raise IllegalAction(f"seat {seat} cannot bet or raise: {bounds}")
@@ -565,7 +565,7 @@ class Hand:
 
     def timeout(self, seat: int, *, seq: int | None = None) -> Checked | Folded:
         """The decision time ran out (RULES.md, rule 16): check if nothing is to call, otherwise fold."""
-        i = self._pop_actor(seat, seq)
+        i = self._actor_index(seat, seq)
         if self._bets[i] >= self._max_bet:
             return self._check(seat, timed_out=True)
         return self._fold(seat, timed_out=True)
