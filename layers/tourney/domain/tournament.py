@@ -99,6 +99,7 @@ class Tournament:
     placings: list[Placing] = field(default_factory=list)
     prizes: tuple[int, ...] | None = None
     addons_offered: set[str] = field(default_factory=set)
+    eliminated: set[str] = field(default_factory=set)
     hands: int = 0
     moves: int = 0
     final_table_formed: bool = False
@@ -167,6 +168,8 @@ class Tournament:
             raise RegistrationClosed("rebuys are not open")
         if player_id not in self.contributions:
             raise Conflict(f"{player_id} is not in this tournament")
+        if player_id in self.eliminated:
+            raise Conflict(f"{player_id} was eliminated: a bust-out rebuys before the place is decided")
         if stack > self.config.starting_stack:
             raise Conflict(f"a rebuy needs a stack at or below {self.config.starting_stack} chips")
 
@@ -183,6 +186,7 @@ class Tournament:
             and self.config.last_rebuy_level is not None
             and self.level_number(now) > self.config.last_rebuy_level
             and player_id in self.contributions
+            and player_id not in self.eliminated
             and player_id not in self.addons_offered
         )
 
@@ -251,6 +255,7 @@ class Tournament:
             placings = place_bust_outs(busted, self.remaining, self.prizes or ())
             self.remaining -= len(busted)
             self.addons_offered.difference_update(b.player_id for b in busted)
+            self.eliminated.update(b.player_id for b in busted)
         decision = self.balancing.after_hand(table, eliminated=len(busted))
         if decision.finished:
             if len(survivors) != 1:
