@@ -154,11 +154,6 @@ def test_rebuys_the_add_on_is_offered_once_at_the_end_of_the_last_rebuy_period()
     assert tournament.contributions["ann"].addons == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect: Tournament.verify_rebuy does not refuse a player already eliminated (placed); "
-    "the rebuy is accepted and its money moves into the pool after the place was decided",
-)
 def test_rebuys_an_eliminated_player_cannot_rebuy() -> None:
     # Given ann busted in level 1, did not rebuy and was placed 3rd of 3
     tournament, _ = started(rebuy_config(buy_in=1_000, entry_fee=100), ["ann", "bob", "cy"], 5_000)
@@ -171,11 +166,6 @@ def test_rebuys_an_eliminated_player_cannot_rebuy() -> None:
     assert tournament.contributions["ann"].rebuys == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect: Tournament.hand_ended removes eliminated players from addons_offered, so can_add_on "
-    "is True for a player already eliminated (placed) once the last rebuy period is over",
-)
 def test_rebuys_an_eliminated_player_is_not_offered_the_add_on() -> None:
     # Given ann was eliminated in level 1 (placed 3rd of 3)
     tournament, _ = started(rebuy_config(buy_in=1_000, entry_fee=100), ["ann", "bob", "cy"], 5_000)
