@@ -557,4 +557,4 @@ def build_report(sim: Simulation, t: Tournament | None) -> dict[str, Any]:
 
 
 def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat().replace("+00:00", "Z") if moment else None
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z") if moment else None
