@@ -22,7 +22,7 @@ How the rules are read here, beyond RULES.md's own words:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -34,6 +34,7 @@ from tourney.domain.fees import Purchase, purchase_entries, split_payment
 from tourney.domain.ledger import Entry
 from tourney.domain.prizes import (
     BustOut,
+    Payout,
     Placing,
     PrizePool,
     overlay_entry,
@@ -281,3 +282,261 @@ class Tournament:
         best_place = self.remaining - busted + 1
         places_paid = payout_for(self.entrants, self.config.payout_percent).places_paid
         return best_place <= places_paid or best_place == 2
+
+
+@dataclass(slots=True)
+class TournamentState:
+    """The tournament in play as a coordinator stores it: scalars and the balancing state only.
+
+    The bounded twin of :class:`Tournament` for a store (DESIGN.md, 'Scale to
+    design for'): per-player facts (what each entrant paid, their place and
+    prize) are not held here but passed in and returned, so each lives in its
+    own record and nothing here grows with the field except the balancing
+    state (one counter per table). The rules are the same as ``Tournament``'s,
+    with one reading of the add-on that needs no per-player offer list:
+
+    * The add-on is offered during the level that follows the last rebuy
+      period (the "add-on level"); each remaining player may buy it once in
+      that level. The pool can no longer grow once that level is over, so the
+      prizes are fixed at the first hand end after it (at the end of the last
+      rebuy period when there is no add-on), or earlier when a place in the
+      money is decided (as ``Tournament``).
+    * ``pool_collected`` is not kept here (rebuys and add-ons are bought on
+      the play path, which never writes the coordinator's state): it is
+      passed in when the prizes are fixed, read from the pool's balance,
+      which before any prize or overlay equals what the entrants paid in.
+    """
+
+    tournament_id: str
+    config: TournamentConfig
+    balancing: Balancing
+    entrants: int
+    remaining: int
+    status: TournamentStatus = TournamentStatus.RUNNING
+    clock: TournamentClock | None = None
+    ended_at: datetime | None = None
+    prize_pool: int | None = None
+    """The pool paid out (``max(collected, guarantee)``), once fixed."""
+    collected: int | None = None
+    """The entrants' contributions to the pool when the prizes were fixed."""
+    prizes_paid: int = 0
+    hands: int = 0
+    moves: int = 0
+    final_table_formed: bool = False
+
+    @classmethod
+    def start(cls, tournament_id: str, config: TournamentConfig, table_sizes: Mapping[TableId, int]) -> TournamentState:
+        """The state as the start draw seats its tables (RULES.md, rule 5); the clock starts with the first hand."""
+        balancing = Balancing(config.seats_per_table, dict(table_sizes))
+        players = sum(table_sizes.values())
+        return cls(tournament_id, config, balancing, entrants=players, remaining=players)
+
+    # -- queries -------------------------------------------------------------
+
+    @property
+    def started_at(self) -> datetime | None:
+        return self.clock.started_at if self.clock else None
+
+    def payout(self) -> Payout:
+        return payout_for(self.entrants, self.config.payout_percent)
+
+    @property
+    def prizes(self) -> tuple[int, ...] | None:
+        """Every place's prize once fixed (computed from the pool and the payout, not stored)."""
+        if self.prize_pool is None:
+            return None
+        return prize_amounts(self.prize_pool, self.payout())
+
+    def level(self, now: datetime) -> BlindLevel:
+        if self.clock is None:
+            return self.config.levels[0]
+        return self.clock.level_at(self.config.levels, now)
+
+    def level_number(self, now: datetime) -> int:
+        return self.level(now).number
+
+    def rebuys_open(self, now: datetime) -> bool:
+        return (
+            self.status is TournamentStatus.RUNNING
+            and self.prize_pool is None
+            and self.config.rebuys_open(self.level_number(now))
+        )
+
+    def rebuy_period_over(self, now: datetime) -> bool:
+        """The last rebuy period has ended (or there never was one): RULES.md rule 17, 3.c."""
+        last = self.config.last_rebuy_level
+        return last is None or self.prize_pool is not None or self.level_number(now) > last
+
+    def add_on_level(self) -> int | None:
+        last = self.config.last_rebuy_level
+        return None if self.config.add_on is None or last is None else last + 1
+
+    def prizes_due(self, now: datetime) -> bool:
+        """Whether the pool can no longer grow: freezeout, Sit&Go, or past the rebuys and the add-on level."""
+        if self.prize_pool is not None:
+            return False
+        if self.config.format is not TournamentFormat.REBUY:
+            return True
+        last = self.add_on_level() or self.config.last_rebuy_level
+        return last is not None and self.level_number(now) > last
+
+    # -- purchases (the entrant's record passed in and changed) ----------------
+
+    def first_hand_dealt(self, now: datetime) -> bool:
+        """Start the clock; ``started_at`` is this instant (RULES.md, rule 17). True when it started now."""
+        if self.clock is None:
+            self.clock = TournamentClock(now)
+            return True
+        return False
+
+    def verify_rebuy(self, contribution: Contribution, stack: int, now: datetime, *, eliminated: bool) -> None:
+        """A rebuy: during a rebuy period, at or below the starting stack, not eliminated (RULES.md, Rebuys)."""
+        if self.config.format is not TournamentFormat.REBUY or not self.rebuys_open(now):
+            raise RegistrationClosed("rebuys are not open")
+        if eliminated:
+            raise Conflict(f"{contribution.player_id} was eliminated")
+        if stack > self.config.starting_stack:
+            raise Conflict(f"a rebuy needs a stack at or below {self.config.starting_stack} chips")
+
+    def rebuy(self, contribution: Contribution, stack: int, now: datetime, *, eliminated: bool) -> tuple[Entry, ...]:
+        """The entries of a rebuy; ``contribution`` is updated (the caller stores it and adds the chips)."""
+        self.verify_rebuy(contribution, stack, now, eliminated=eliminated)
+        return _purchase(self.tournament_id, self.config, Purchase.REBUY, contribution, now)
+
+    def verify_add_on(self, contribution: Contribution, now: datetime, *, eliminated: bool) -> None:
+        level = self.add_on_level()
+        if level is None or self.prize_pool is not None or self.level_number(now) != level:
+            raise RegistrationClosed("the add-on is not offered now")
+        if eliminated:
+            raise Conflict(f"{contribution.player_id} was eliminated")
+        if contribution.addons:
+            raise Conflict(f"{contribution.player_id} already bought the add-on")
+
+    def add_on(self, contribution: Contribution, now: datetime, *, eliminated: bool) -> tuple[Entry, ...]:
+        """The entries of the add-on; ``contribution`` is updated (the caller adds ``config.add_on.chips``)."""
+        self.verify_add_on(contribution, now, eliminated=eliminated)
+        return _purchase(self.tournament_id, self.config, Purchase.ADD_ON, contribution, now)
+
+    # -- the end of a hand -----------------------------------------------------
+
+    def fix_prizes(self, collected: int, now: datetime) -> tuple[Entry, ...]:
+        """Fix the prizes from the final pool and post the overlay (RULES.md, Money; rule 10)."""
+        if self.prize_pool is not None:
+            return ()
+        pool = PrizePool(collected, self.config.guarantee)
+        self.prize_pool, self.collected = pool.total, collected
+        entry = overlay_entry(self.tournament_id, pool, now)
+        return (entry,) if entry else ()
+
+    def hand_ended(
+        self,
+        table: TableId,
+        busted: Sequence[BustOut],
+        survivors: Sequence[str],
+        now: datetime,
+        collected: Callable[[], int],
+    ) -> HandEnded:
+        """Place and pay the players out of chips, then decide the tables' moves (RULES.md, rules 9-13, 15).
+
+        As :meth:`Tournament.hand_ended`; ``collected`` gives the entrants'
+        contributions to the pool, asked only when the prizes are fixed.
+        """
+        if self.status is not TournamentStatus.RUNNING:
+            raise Conflict(f"tournament {self.tournament_id} is {self.status}")
+        self.hands += 1
+        entries: list[Entry] = []
+        if self.prizes_due(now):
+            entries.extend(self.fix_prizes(collected(), now))
+        placings: tuple[Placing, ...] = ()
+        if busted:
+            if self.prize_pool is None and self._reaches_the_money(len(busted)):
+                entries.extend(self.fix_prizes(collected(), now))
+            placings = place_bust_outs(busted, self.remaining, self.prizes or ())
+            self.remaining -= len(busted)
+        decision = self.balancing.after_hand(table, eliminated=len(busted))
+        if decision.finished:
+            if len(survivors) != 1:
+                raise Conflict(f"the last hand must leave one player with chips, not {list(survivors)}")
+            entries.extend(self.fix_prizes(collected(), now))
+            prizes = self.prizes
+            assert prizes is not None
+            placings = (*placings, Placing(survivors[0], 1, 1, prizes[0]))
+            self.remaining = 0
+            self.status = TournamentStatus.FINISHED
+            self.ended_at = now
+        for placing in placings:
+            entry = prize_entry(self.tournament_id, placing.player_id, placing.prize, now)
+            if entry is not None:
+                self.prizes_paid += placing.prize
+                entries.append(entry)
+        self.moves += len(decision.moves)
+        if decision.final_table is not None:
+            self.final_table_formed = True
+        return HandEnded(placings, tuple(entries), decision)
+
+    def _reaches_the_money(self, busted: int) -> bool:
+        best_place = self.remaining - busted + 1
+        return best_place <= self.payout().places_paid or best_place == 2
+
+    # -- plain data ------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tournament_id": self.tournament_id,
+            "config": self.config.to_dict(),
+            "balancing": self.balancing.to_dict(),
+            "entrants": self.entrants,
+            "remaining": self.remaining,
+            "status": str(self.status),
+            "clock": self.clock.to_dict() if self.clock else None,
+            "ended_at": self.ended_at.isoformat() if self.ended_at else None,
+            "prize_pool": self.prize_pool,
+            "collected": self.collected,
+            "prizes_paid": self.prizes_paid,
+            "hands": self.hands,
+            "moves": self.moves,
+            "final_table_formed": self.final_table_formed,
+        }
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> TournamentState:
+        clock, ended = raw.get("clock"), raw.get("ended_at")
+        pool, collected = raw.get("prize_pool"), raw.get("collected")
+        return cls(
+            tournament_id=str(raw["tournament_id"]),
+            config=TournamentConfig.from_dict(raw["config"]),
+            balancing=Balancing.from_dict(raw["balancing"]),
+            entrants=int(raw["entrants"]),
+            remaining=int(raw["remaining"]),
+            status=TournamentStatus(raw["status"]),
+            clock=TournamentClock.from_dict(clock) if clock else None,
+            ended_at=datetime.fromisoformat(ended) if ended else None,
+            prize_pool=None if pool is None else int(pool),
+            collected=None if collected is None else int(collected),
+            prizes_paid=int(raw.get("prizes_paid", 0)),
+            hands=int(raw.get("hands", 0)),
+            moves=int(raw.get("moves", 0)),
+            final_table_formed=bool(raw.get("final_table_formed", False)),
+        )
+
+
+def entry_contribution(player_id: str, config: TournamentConfig) -> Contribution:
+    """What an entrant has paid at the start: one buy-in (RULES.md, Money)."""
+    split = split_payment(Purchase.BUY_IN, config.buy_in, config.entry_fee)
+    return Contribution(player_id, config.buy_in, config.entry_fee, pool_paid=split.pool, house_paid=split.house)
+
+
+def _purchase(
+    tournament_id: str, config: TournamentConfig, purchase: Purchase, c: Contribution, now: datetime
+) -> tuple[Entry, ...]:
+    number = c.rebuys + 1 if purchase is Purchase.REBUY else c.addons + 1
+    key = f"{purchase}:{tournament_id}:{c.player_id}:{number}"
+    entries = purchase_entries(key, purchase, tournament_id, c.player_id, config.buy_in, config.entry_fee, now)
+    split = split_payment(purchase, config.buy_in, config.entry_fee)
+    if purchase is Purchase.REBUY:
+        c.rebuys += 1
+    else:
+        c.addons += 1
+    c.pool_paid += split.pool
+    c.house_paid += split.house
+    return entries

@@ -1,0 +1,441 @@
+"""In-memory adapters of every port: they behave like the DynamoDB ones (versions, atomic commits, idempotency).
+
+For service tests and the in-process simulation. Records are copied in and
+out (tables and the coordinator's state through their ``to_dict``/``from_dict``,
+as a store would), so a service that changes a record it read changes
+nothing stored until its unit of work commits. A commit checks every
+condition first and then applies every write, under one lock: all or nothing,
+safe across threads. ``MemoryStore.before_commit`` lets a test hold a commit
+(to make two requests race).
+"""
+
+from __future__ import annotations
+
+import copy
+import threading
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from tourney.domain.errors import NotFound, StaleVersion
+from tourney.domain.ledger import Account, Entry, Ledger
+from tourney.domain.table import Table
+from tourney.domain.tournament import TournamentState
+from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
+from tourney.services.records import (
+    CoordinatorRecord,
+    CounterShard,
+    EntrantRecord,
+    HandRecord,
+    Record,
+    RegistrationRecord,
+    RegistrationState,
+    SeatingPlan,
+    TableRecord,
+    TournamentRecord,
+    WaitingList,
+)
+
+Key = tuple[Any, ...]
+
+EPOCH = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+
+def record_key(record: Record) -> Key:
+    """The stored identity of a record (its primary key)."""
+    if isinstance(record, TournamentRecord):
+        return ("tournament", record.tournament_id)
+    if isinstance(record, RegistrationRecord):
+        return ("registration", record.tournament_id, record.player_id)
+    if isinstance(record, CounterShard):
+        return ("shard", record.tournament_id, record.shard)
+    if isinstance(record, WaitingList):
+        return ("waiting_list", record.tournament_id)
+    if isinstance(record, SeatingPlan):
+        return ("plan", record.tournament_id, record.batch)
+    if isinstance(record, TableRecord):
+        return ("table", record.tournament_id, record.table_id)
+    if isinstance(record, CoordinatorRecord):
+        return ("coordinator", record.tournament_id)
+    if isinstance(record, EntrantRecord):
+        return ("entrant", record.tournament_id, record.player_id)
+    if isinstance(record, HandRecord):
+        return ("hand", record.tournament_id, record.table_id, record.hand_number)
+    raise TypeError(f"not a record: {record!r}")
+
+
+def _copy(record: Any) -> Any:
+    """A deep copy, through plain data for the domain aggregates (as a store serializes them)."""
+    if isinstance(record, TableRecord):
+        return replace(record, table=Table.from_dict(record.table.to_dict()))
+    if isinstance(record, CoordinatorRecord):
+        return replace(record, state=TournamentState.from_dict(record.state.to_dict()))
+    return copy.deepcopy(record)
+
+
+class FrozenClock:
+    """A clock that moves only when told (``advance``)."""
+
+    def __init__(self, now: datetime = EPOCH) -> None:
+        if now.tzinfo is None:
+            raise ValueError("the clock is timezone-aware")
+        self._now = now
+
+    def now(self) -> datetime:
+        return self._now
+
+    def set(self, now: datetime) -> None:
+        self._now = now
+
+    def advance(self, seconds: float) -> datetime:
+        self._now += timedelta(seconds=seconds)
+        return self._now
+
+
+class MemoryUnitOfWork:
+    def __init__(self, store: MemoryStore) -> None:
+        self._store = store
+        self._saves: list[Record] = []
+        self._checks: list[Record] = []
+        self._bumps: list[tuple[CounterShard, int]] = []
+        self._entries: list[Entry] = []
+        self._done = False
+
+    def save(self, record: Record) -> None:
+        self._saves.append(_copy(record))
+
+    def check(self, record: Record) -> None:
+        self._checks.append(record)
+
+    def bump(self, shard: CounterShard, delta: int) -> None:
+        self._bumps.append((shard, delta))
+
+    def post(self, entries: Iterable[Entry]) -> None:
+        self._entries.extend(entries)
+
+    def commit(self) -> None:
+        if self._done:
+            raise RuntimeError("a unit of work commits once")
+        self._done = True
+        self._store._commit(self._saves, self._checks, self._bumps, self._entries)
+
+
+class MemoryStore:
+    """Every repository over one dict of records and one ``Ledger``."""
+
+    def __init__(self) -> None:
+        self._items: dict[Key, Any] = {}
+        self._ledger = Ledger()
+        self._lock = threading.RLock()
+        self.before_commit: Callable[[], None] | None = None
+        self.commits = 0
+        self.tournaments = _Tournaments(self)
+        self.registrations = _Registrations(self)
+        self.tables = _Tables(self)
+        self.coordinators = _Coordinators(self)
+        self.entrants = _Entrants(self)
+        self.hands = _Hands(self)
+        self.ledger = _LedgerReader(self)
+
+    @property
+    def money(self) -> Ledger:
+        """The ledger itself, for checks (``verify_invariants``, ``summary``)."""
+        return self._ledger
+
+    def unit_of_work(self) -> MemoryUnitOfWork:
+        return MemoryUnitOfWork(self)
+
+    # -- reading ----------------------------------------------------------------
+
+    def _get(self, key: Key) -> Any:
+        with self._lock:
+            found = self._items.get(key)
+            return None if found is None else _copy(found)
+
+    def _scan(self, prefix: Key) -> list[Any]:
+        with self._lock:
+            n = len(prefix)
+            return [_copy(v) for k, v in sorted(self._items.items(), key=lambda kv: kv[0]) if k[:n] == prefix]
+
+    # -- writing ----------------------------------------------------------------
+
+    def _commit(
+        self,
+        saves: Sequence[Record],
+        checks: Sequence[Record],
+        bumps: Sequence[tuple[CounterShard, int]],
+        entries: Sequence[Entry],
+    ) -> None:
+        if self.before_commit is not None:
+            self.before_commit()
+        with self._lock:
+            keys = [record_key(r) for r in [*saves, *checks]] + [record_key(s) for s, _ in bumps]
+            if len(set(keys)) != len(keys):
+                raise ValueError("a unit of work touches an item twice")
+            for record in [*saves, *checks]:
+                stored = self._items.get(record_key(record))
+                stored_version = 0 if stored is None else stored.version
+                if stored_version != record.version:
+                    raise StaleVersion(f"{record_key(record)} is at version {stored_version}, not {record.version}")
+            bumped: list[CounterShard] = []
+            for shard, delta in bumps:
+                stored = self._items.get(record_key(shard))
+                if stored is None:
+                    raise StaleVersion(f"no counter shard {record_key(shard)}")
+                if stored.sealed or not 0 <= stored.count + delta <= stored.cap:
+                    raise StaleVersion(f"counter shard {record_key(shard)} cannot change by {delta}")
+                bumped.append(replace(stored, count=stored.count + delta, version=stored.version + 1))
+            self._ledger.verify_post_all(entries)
+            self._ledger.post_all(entries)
+            for record in saves:
+                self._items[record_key(record)] = replace(record, version=record.version + 1)
+            for shard in bumped:
+                self._items[record_key(shard)] = shard
+            self.commits += 1
+
+
+class _Repo:
+    def __init__(self, store: MemoryStore) -> None:
+        self._s = store
+
+
+class _Tournaments(_Repo):
+    def get(self, tournament_id: str) -> TournamentRecord:
+        found = self._s._get(("tournament", tournament_id))
+        if found is None:
+            raise NotFound(f"no tournament {tournament_id}")
+        return found  # type: ignore[no-any-return]
+
+    def list(self) -> Sequence[TournamentRecord]:
+        far = datetime.max.replace(tzinfo=UTC)
+        found: list[TournamentRecord] = self._s._scan(("tournament",))
+        return sorted(found, key=lambda t: (t.start_at or far, t.tournament_id))
+
+
+class _Registrations(_Repo):
+    def get(self, tournament_id: str, player_id: str) -> RegistrationRecord | None:
+        return self._s._get(("registration", tournament_id, player_id))  # type: ignore[no-any-return]
+
+    def list(self, tournament_id: str, state: RegistrationState | None = None) -> Sequence[RegistrationRecord]:
+        found: list[RegistrationRecord] = self._s._scan(("registration", tournament_id))
+        return [r for r in found if state is None or r.state is state]
+
+    def shards(self, tournament_id: str) -> Sequence[CounterShard]:
+        return self._s._scan(("shard", tournament_id))
+
+    def waiting_list(self, tournament_id: str) -> WaitingList:
+        found = self._s._get(("waiting_list", tournament_id))
+        return found if found is not None else WaitingList(tournament_id)
+
+    def plan(self, tournament_id: str, batch: int) -> SeatingPlan:
+        found = self._s._get(("plan", tournament_id, batch))
+        if found is None:
+            raise NotFound(f"no seating plan {batch} for {tournament_id}")
+        return found  # type: ignore[no-any-return]
+
+
+class _Tables(_Repo):
+    def get(self, tournament_id: str, table_id: str) -> TableRecord:
+        found = self._s._get(("table", tournament_id, table_id))
+        if found is None:
+            raise NotFound(f"no table {table_id} in {tournament_id}")
+        return found  # type: ignore[no-any-return]
+
+    def list(self, tournament_id: str) -> Sequence[TableRecord]:
+        found: list[TableRecord] = self._s._scan(("table", tournament_id))
+        return sorted(found, key=lambda t: (len(t.table_id), t.table_id))
+
+
+class _Coordinators(_Repo):
+    def get(self, tournament_id: str) -> CoordinatorRecord | None:
+        return self._s._get(("coordinator", tournament_id))  # type: ignore[no-any-return]
+
+
+class _Entrants(_Repo):
+    def get(self, tournament_id: str, player_id: str) -> EntrantRecord | None:
+        return self._s._get(("entrant", tournament_id, player_id))  # type: ignore[no-any-return]
+
+    def list(self, tournament_id: str) -> Sequence[EntrantRecord]:
+        return self._s._scan(("entrant", tournament_id))
+
+
+class _Hands(_Repo):
+    def get(self, tournament_id: str, table_id: str, hand_number: int) -> HandRecord:
+        found = self._s._get(("hand", tournament_id, table_id, hand_number))
+        if found is None:
+            raise NotFound(f"no finished hand {hand_number} at table {table_id}")
+        return found  # type: ignore[no-any-return]
+
+
+class _LedgerReader(_Repo):
+    def balance(self, account: Account) -> int:
+        with self._s._lock:
+            return self._s._ledger.balance(account)
+
+    def entries(self, account: Account) -> Sequence[Entry]:
+        with self._s._lock:
+            return self._s._ledger.entries(account=account)
+
+    def entry(self, key: str) -> Entry | None:
+        with self._s._lock:
+            return self._s._ledger.entry(key)
+
+
+# -- outgoing messages ------------------------------------------------------------
+
+
+@dataclass
+class Delivery:
+    """One message delivered to one connection."""
+
+    connection: str
+    player: str | None
+    message: Mapping[str, Any]
+
+
+class MemoryPushes:
+    """WebSocket connections in memory: connect, subscribe, and every message each connection received."""
+
+    def __init__(self) -> None:
+        self._players: dict[str, str | None] = {}
+        self._subscriptions: dict[tuple[str, str], set[str]] = {}
+        self.deliveries: list[Delivery] = []
+        self.table_pushes: list[tuple[str, str, Mapping[str, Any], Mapping[str, Mapping[str, Any]]]] = []
+
+    def connect(self, connection: str, player: str | None = None) -> None:
+        self._players[connection] = player
+
+    def subscribe(self, connection: str, tournament_id: str, table_id: str) -> None:
+        self._subscriptions.setdefault((tournament_id, table_id), set()).add(connection)
+
+    def received(self, connection: str) -> list[Mapping[str, Any]]:
+        return [d.message for d in self.deliveries if d.connection == connection]
+
+    def to_table(
+        self, tournament_id: str, table_id: str, everyone: Mapping[str, Any], personal: Mapping[str, Mapping[str, Any]]
+    ) -> None:
+        self.table_pushes.append((tournament_id, table_id, everyone, personal))
+        for connection in sorted(self._subscriptions.get((tournament_id, table_id), ())):
+            player = self._players.get(connection)
+            message = personal.get(player, everyone) if player is not None else everyone
+            self.deliveries.append(Delivery(connection, player, copy.deepcopy(dict(message))))
+
+    def to_player(self, player_id: str, message: Mapping[str, Any]) -> None:
+        for connection, player in sorted(self._players.items()):
+            if player == player_id:
+                self.deliveries.append(Delivery(connection, player, copy.deepcopy(dict(message))))
+
+
+@dataclass(order=True)
+class _Armed:
+    due: datetime
+    order: int
+    message: TimeoutDue | RebuyDue = field(compare=False)
+
+
+class MemoryTimers:
+    """Delayed messages: ``due(now)`` hands back (and forgets) those whose delay has passed, in order."""
+
+    def __init__(self, clock: FrozenClock) -> None:
+        self._clock = clock
+        self._armed: list[_Armed] = []
+        self._order = 0
+
+    def arm(self, message: TimeoutDue | RebuyDue, delay_seconds: int) -> None:
+        if delay_seconds < 0:
+            raise ValueError("a delay is not negative")
+        self._order += 1
+        self._armed.append(_Armed(self._clock.now() + timedelta(seconds=delay_seconds), self._order, message))
+
+    @property
+    def armed(self) -> list[TimeoutDue | RebuyDue]:
+        return [a.message for a in sorted(self._armed)]
+
+    def next_due(self) -> datetime | None:
+        return min((a.due for a in self._armed), default=None)
+
+    def due(self, now: datetime) -> list[TimeoutDue | RebuyDue]:
+        ready = sorted(a for a in self._armed if a.due <= now)
+        self._armed = [a for a in self._armed if a.due > now]
+        return [a.message for a in ready]
+
+    def clear(self) -> None:
+        self._armed.clear()
+
+
+class MemoryCoordination:
+    """The coordinator's FIFO queue: messages in order (one group per tournament, kept in one deque)."""
+
+    def __init__(self) -> None:
+        self.queue: deque[HandEnded | RebuyClosed] = deque()
+        self.sent: list[HandEnded | RebuyClosed] = []
+
+    def hand_ended(self, message: HandEnded) -> None:
+        self.queue.append(message)
+        self.sent.append(message)
+
+    def rebuy_closed(self, message: RebuyClosed) -> None:
+        self.queue.append(message)
+        self.sent.append(message)
+
+    def take(self) -> HandEnded | RebuyClosed | None:
+        return self.queue.popleft() if self.queue else None
+
+
+class MemoryStartScheduler:
+    def __init__(self) -> None:
+        self.schedules: dict[str, datetime] = {}
+        self.cancelled: list[str] = []
+
+    def schedule(self, tournament_id: str, at: datetime) -> None:
+        self.schedules[tournament_id] = at
+
+    def cancel(self, tournament_id: str) -> None:
+        if self.schedules.pop(tournament_id, None) is not None:
+            self.cancelled.append(tournament_id)
+
+
+class MemoryWorkflows:
+    """Workflow executions by name: starting one twice for a tournament is a no-op, as with Step Functions."""
+
+    def __init__(self) -> None:
+        self.started: list[str] = []
+        self.recovering: list[str] = []
+        self.pending_starts: deque[str] = deque()
+        self.pending_recoveries: deque[str] = deque()
+
+    def start_tournament(self, tournament_id: str) -> None:
+        if tournament_id not in self.started:
+            self.started.append(tournament_id)
+            self.pending_starts.append(tournament_id)
+
+    def recover(self, tournament_id: str) -> None:
+        if tournament_id not in self.recovering:
+            self.recovering.append(tournament_id)
+            self.pending_recoveries.append(tournament_id)
+
+
+@dataclass
+class MemoryAdapters:
+    clock: FrozenClock
+    store: MemoryStore
+    pushes: MemoryPushes
+    timers: MemoryTimers
+    coordination: MemoryCoordination
+    start_scheduler: MemoryStartScheduler
+    workflows: MemoryWorkflows
+
+    @classmethod
+    def create(cls, clock: FrozenClock | None = None) -> MemoryAdapters:
+        clock = clock or FrozenClock()
+        return cls(
+            clock=clock,
+            store=MemoryStore(),
+            pushes=MemoryPushes(),
+            timers=MemoryTimers(clock),
+            coordination=MemoryCoordination(),
+            start_scheduler=MemoryStartScheduler(),
+            workflows=MemoryWorkflows(),
+        )

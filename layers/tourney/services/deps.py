@@ -1,0 +1,31 @@
+"""What every service is built with: the ports, a clock and a random number generator."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from tourney.services.ports import (
+    Clock,
+    CoordinatorQueue,
+    Pushes,
+    StartScheduler,
+    Store,
+    TimeoutScheduler,
+    Workflows,
+)
+
+
+@dataclass(frozen=True)
+class Deps:
+    store: Store
+    pushes: Pushes
+    timers: TimeoutScheduler
+    coordination: CoordinatorQueue
+    start_scheduler: StartScheduler
+    workflows: Workflows
+    clock: Clock
+    rng: random.Random
+    """``secrets.SystemRandom()`` in production: shuffles, seat draws and button draws."""
+    retries: int = 5
+    """How often a service retries a unit of work that lost a race (``StaleVersion``) before giving up."""

@@ -1,0 +1,145 @@
+"""Payloads of queues, schedules and workflow steps: pydantic models, each with a contract test.
+
+Every message is idempotent by its content: a duplicate delivery changes
+nothing (``TimeoutDue`` names the decision ``hand``/``seq`` it times out;
+``HandEnded`` the hand whose end the coordinator processes once).
+``kind`` tells the messages of one queue apart: the time-outs queue carries
+``TimeoutDue`` and ``RebuyDue`` (:func:`parse_timer`), the coordinator's FIFO
+queue ``HandEnded`` and ``RebuyClosed`` (:func:`parse_coordination`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+
+class Message(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    def to_json(self) -> str:
+        return self.model_dump_json()
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+class TimeoutDue(Message):
+    """A decision's time ran out (RULES.md, rule 16): check or fold, unless it is stale."""
+
+    kind: Literal["timeout_due"] = "timeout_due"
+    tournament_id: str = Field(min_length=1)
+    table: str = Field(min_length=1)
+    hand: int = Field(ge=1)
+    seq: int = Field(ge=0)
+    seat: int = Field(ge=1, le=10)
+    armed_for_away: bool = False
+
+
+class RebuyDue(Message):
+    """The rebuy window of the players who busted in ``hand`` at ``table`` has closed (RULES.md, Rebuys)."""
+
+    kind: Literal["rebuy_due"] = "rebuy_due"
+    tournament_id: str = Field(min_length=1)
+    table: str = Field(min_length=1)
+    hand: int = Field(ge=1)
+
+
+class HandEnded(Message):
+    """A hand was played out at ``table``: the coordinator places, pays, balances and deals the next."""
+
+    kind: Literal["hand_ended"] = "hand_ended"
+    tournament_id: str = Field(min_length=1)
+    table: str = Field(min_length=1)
+    hand: int = Field(ge=1)
+
+
+class RebuyClosed(Message):
+    """To the coordinator: the rebuy window after ``hand`` at ``table`` is over (time, or every bust-out rebought)."""
+
+    kind: Literal["rebuy_closed"] = "rebuy_closed"
+    tournament_id: str = Field(min_length=1)
+    table: str = Field(min_length=1)
+    hand: int = Field(ge=1)
+
+
+class StartTournament(Message):
+    """The start schedule fired, or a Sit&Go filled: start the start workflow."""
+
+    kind: Literal["start_tournament"] = "start_tournament"
+    tournament_id: str = Field(min_length=1)
+
+
+class StartPlan(Message):
+    """The start workflow after ``close_registration``: ``batches`` of tables to seat (a Map state), or cancelled."""
+
+    kind: Literal["start_plan"] = "start_plan"
+    tournament_id: str = Field(min_length=1)
+    status: Literal["running", "cancelled"]
+    batches: list[int] = Field(default_factory=list)
+    tables: int = 0
+    players: int = 0
+    refunded: int = 0
+
+
+class SeatBatch(Message):
+    """A start workflow step: write the tables of one batch and draw their buttons."""
+
+    kind: Literal["seat_batch"] = "seat_batch"
+    tournament_id: str = Field(min_length=1)
+    batch: int = Field(ge=0)
+
+
+class DealFirstHands(Message):
+    """A start workflow step: deal the first hand at these tables (``started_at`` is the first of them)."""
+
+    kind: Literal["deal_first_hands"] = "deal_first_hands"
+    tournament_id: str = Field(min_length=1)
+    tables: list[str]
+
+
+class Recover(Message):
+    """The recovery workflow's input and each step's: the tournament terminated (RULES.md, rule 17)."""
+
+    kind: Literal["recover"] = "recover"
+    tournament_id: str = Field(min_length=1)
+
+
+TimerMessage = Annotated[TimeoutDue | RebuyDue, Field(discriminator="kind")]
+CoordinationMessage = Annotated[HandEnded | RebuyClosed, Field(discriminator="kind")]
+
+_TIMER: TypeAdapter[TimeoutDue | RebuyDue] = TypeAdapter(TimerMessage)
+_COORDINATION: TypeAdapter[HandEnded | RebuyClosed] = TypeAdapter(CoordinationMessage)
+
+
+def parse_timer(raw: str | bytes | dict[str, Any]) -> TimeoutDue | RebuyDue:
+    """A message of the time-outs queue (``pydantic.ValidationError`` when malformed)."""
+    if isinstance(raw, dict):
+        return _TIMER.validate_python(raw)
+    return _TIMER.validate_json(raw)
+
+
+def parse_coordination(raw: str | bytes | dict[str, Any]) -> HandEnded | RebuyClosed:
+    """A message of the coordinator's FIFO queue (``pydantic.ValidationError`` when malformed)."""
+    if isinstance(raw, dict):
+        return _COORDINATION.validate_python(raw)
+    return _COORDINATION.validate_json(raw)
+
+
+__all__ = [
+    "CoordinationMessage",
+    "DealFirstHands",
+    "HandEnded",
+    "Message",
+    "RebuyClosed",
+    "RebuyDue",
+    "Recover",
+    "SeatBatch",
+    "StartPlan",
+    "StartTournament",
+    "TimeoutDue",
+    "TimerMessage",
+    "parse_coordination",
+    "parse_timer",
+]

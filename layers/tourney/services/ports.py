@@ -1,0 +1,238 @@
+"""The ports: what the services need from the outside world (STYLE.md, ports and adapters).
+
+Adapters implement them: ``adapters/memory.py`` in memory (tests, the
+in-process simulation), ``adapters/dynamo/`` on DynamoDB, and the AWS
+adapters for queues, schedules, workflows and pushes. Services see only
+these Protocols. ``tests/support/contracts.py`` holds the contract tests that
+every implementation of a storage port must pass.
+
+Storage is read through one repository per aggregate and written through a
+:class:`UnitOfWork`: it collects conditional writes and commits them all or
+nothing (one ``TransactWriteItems`` on DynamoDB, at most 100 items):
+
+* ``save(record)``: put the record, conditional on the stored version still
+  being ``record.version`` (0: the item must not exist); the stored copy gets
+  ``version + 1``. A failed condition raises ``StaleVersion`` at commit.
+* ``check(record)``: the same condition, without writing (a
+  ``ConditionCheck``).
+* ``bump(shard, delta)``: an atomic add to a registration counter shard,
+  conditional on ``0 <= count + delta <= cap`` and the shard not sealed
+  (``StaleVersion`` otherwise). Concurrent bumps of one shard do not
+  conflict with each other, as versions would.
+* ``post(entries)``: ledger entries, each idempotent by its key (a key
+  already stored with the same movement is skipped; with another movement:
+  ``IdempotencyConflict``); no account that holds money may go below zero
+  (``InsufficientFunds``). Balances change in lock-step with the entries.
+  The adapter may spread a hot account's balance over shards (the pool and
+  the house of a large tournament); ``LedgerReader.balance`` adds them up.
+
+Errors raised by ``commit`` are the domain's (``StaleVersion``,
+``InsufficientFunds``, ``IdempotencyConflict``); nothing is written when one
+is raised. A unit of work is used once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any, Protocol
+
+from tourney.domain.ledger import Account, Entry
+from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
+from tourney.services.records import (
+    CoordinatorRecord,
+    CounterShard,
+    EntrantRecord,
+    HandRecord,
+    Record,
+    RegistrationRecord,
+    RegistrationState,
+    SeatingPlan,
+    TableRecord,
+    TournamentRecord,
+    WaitingList,
+)
+
+
+class Clock(Protocol):
+    """The time now, timezone-aware UTC (injected: DESIGN.md, 'Time is data')."""
+
+    def now(self) -> datetime: ...
+
+
+# -- storage -------------------------------------------------------------------
+
+
+class UnitOfWork(Protocol):
+    def save(self, record: Record) -> None: ...
+
+    def check(self, record: Record) -> None: ...
+
+    def bump(self, shard: CounterShard, delta: int) -> None: ...
+
+    def post(self, entries: Iterable[Entry]) -> None: ...
+
+    def commit(self) -> None: ...
+
+
+class TournamentRepository(Protocol):
+    def get(self, tournament_id: str) -> TournamentRecord:
+        """The tournament (``NotFound`` if there is none)."""
+        ...
+
+    def list(self) -> Sequence[TournamentRecord]:
+        """Every tournament, by ``start_at`` then id (Sit&Gos, without a start, last)."""
+        ...
+
+
+class RegistrationRepository(Protocol):
+    def get(self, tournament_id: str, player_id: str) -> RegistrationRecord | None: ...
+
+    def list(self, tournament_id: str, state: RegistrationState | None = None) -> Sequence[RegistrationRecord]:
+        """The tournament's registrations (strongly consistent), optionally in one state, by player id."""
+        ...
+
+    def shards(self, tournament_id: str) -> Sequence[CounterShard]:
+        """Every counter shard of the tournament, by shard number (strongly consistent)."""
+        ...
+
+    def waiting_list(self, tournament_id: str) -> WaitingList:
+        """The waiting list (an empty, unstored one with version 0 if none was saved)."""
+        ...
+
+    def plan(self, tournament_id: str, batch: int) -> SeatingPlan:
+        """One batch of the start draw (``NotFound`` if none)."""
+        ...
+
+
+class TableRepository(Protocol):
+    def get(self, tournament_id: str, table_id: str) -> TableRecord:
+        """One strongly consistent read of the table (``NotFound`` if none)."""
+        ...
+
+    def list(self, tournament_id: str) -> Sequence[TableRecord]:
+        """Every table of the tournament, closed ones included, by table id."""
+        ...
+
+
+class CoordinatorRepository(Protocol):
+    def get(self, tournament_id: str) -> CoordinatorRecord | None: ...
+
+
+class EntrantRepository(Protocol):
+    def get(self, tournament_id: str, player_id: str) -> EntrantRecord | None: ...
+
+    def list(self, tournament_id: str) -> Sequence[EntrantRecord]:
+        """Every entrant, by player id."""
+        ...
+
+
+class HandRepository(Protocol):
+    def get(self, tournament_id: str, table_id: str, hand_number: int) -> HandRecord:
+        """A finished hand's history (``NotFound`` if none)."""
+        ...
+
+
+class LedgerReader(Protocol):
+    def balance(self, account: Account) -> int: ...
+
+    def entries(self, account: Account) -> Sequence[Entry]:
+        """Entries touching ``account``, oldest first."""
+        ...
+
+    def entry(self, key: str) -> Entry | None: ...
+
+
+class Store(Protocol):
+    """Every repository, and units of work over them."""
+
+    @property
+    def tournaments(self) -> TournamentRepository: ...
+
+    @property
+    def registrations(self) -> RegistrationRepository: ...
+
+    @property
+    def tables(self) -> TableRepository: ...
+
+    @property
+    def coordinators(self) -> CoordinatorRepository: ...
+
+    @property
+    def entrants(self) -> EntrantRepository: ...
+
+    @property
+    def hands(self) -> HandRepository: ...
+
+    @property
+    def ledger(self) -> LedgerReader: ...
+
+    def unit_of_work(self) -> UnitOfWork: ...
+
+
+# -- messages out ------------------------------------------------------------------
+
+
+class Pushes(Protocol):
+    """Messages to WebSocket connections. The service decides what each recipient may see.
+
+    ``to_table``: every connection subscribed to the table receives
+    ``personal[player]`` if its player has an entry there, else ``everyone``
+    (observers and the other players: never a hole card before it is shown).
+    ``to_player``: every connection of that player.
+    """
+
+    def to_table(
+        self, tournament_id: str, table_id: str, everyone: Mapping[str, Any], personal: Mapping[str, Mapping[str, Any]]
+    ) -> None: ...
+
+    def to_player(self, player_id: str, message: Mapping[str, Any]) -> None: ...
+
+
+class TimeoutScheduler(Protocol):
+    """Delayed messages (SQS with a per-message delay): decision time-outs and rebuy windows (rule 16)."""
+
+    def arm(self, message: TimeoutDue | RebuyDue, delay_seconds: int) -> None: ...
+
+
+class CoordinatorQueue(Protocol):
+    """One ordered stream per tournament (SQS FIFO, group = tournament id)."""
+
+    def hand_ended(self, message: HandEnded) -> None: ...
+
+    def rebuy_closed(self, message: RebuyClosed) -> None: ...
+
+
+class StartScheduler(Protocol):
+    """One schedule per tournament at its start time (EventBridge Scheduler)."""
+
+    def schedule(self, tournament_id: str, at: datetime) -> None: ...
+
+    def cancel(self, tournament_id: str) -> None: ...
+
+
+class Workflows(Protocol):
+    """The Step Functions workflows; starting one twice for a tournament is a no-op (execution name)."""
+
+    def start_tournament(self, tournament_id: str) -> None: ...
+
+    def recover(self, tournament_id: str) -> None: ...
+
+
+__all__ = [
+    "Clock",
+    "CoordinatorQueue",
+    "CoordinatorRepository",
+    "EntrantRepository",
+    "HandRepository",
+    "LedgerReader",
+    "Pushes",
+    "RegistrationRepository",
+    "StartScheduler",
+    "Store",
+    "TableRepository",
+    "TimeoutScheduler",
+    "TournamentRepository",
+    "UnitOfWork",
+    "Workflows",
+]

@@ -1,0 +1,243 @@
+"""What the services store: one frozen record per stored item, each with the version it was read at.
+
+The ports (``ports.py``) load and save these; an adapter maps each to its
+stored shape (``docs/data-model.md``). ``version`` is the version the record
+was read at (0: not stored yet). Saving a record through a unit of work is
+conditional on the stored version still being ``version``; the stored copy
+then has ``version + 1``. Records hold domain objects (``Table``,
+``TournamentState``, ``Contribution``), never storage types.
+
+Which record is written by whom (no item is written by every player of a
+large tournament on the play path):
+
+==================  ====================================================  ==========================
+record              one per                                               written by
+==================  ====================================================  ==========================
+TournamentRecord    tournament                                            admin, start, recovery
+RegistrationRecord  tournament and player                                 registration, start
+CounterShard        tournament and shard (registered count, capped)       registration (atomic add)
+WaitingList         tournament (at most 10 players)                       registration, start
+SeatingPlan         tournament and batch of tables (the start draw)       start
+TableRecord         table                                                 play, coordinator, start
+CoordinatorRecord   tournament (scalars and the balancing state)          coordinator, start, recovery
+EntrantRecord       tournament and entrant (paid, table, place, prize)    start, play (purchases), coordinator
+HandRecord          finished hand                                         coordinator
+==================  ====================================================  ==========================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from tourney.domain.prizes import Placing
+from tourney.domain.registration import TournamentStatus
+from tourney.domain.seating import TableSeating
+from tourney.domain.structure import TournamentConfig
+from tourney.domain.table import Table
+from tourney.domain.tournament import Contribution, TournamentState
+
+
+@dataclass(frozen=True)
+class TournamentRecord:
+    """A tournament as announced: its configuration and where it stands (registration, play, end)."""
+
+    tournament_id: str
+    name: str
+    config: TournamentConfig
+    status: TournamentStatus
+    announce_at: datetime
+    start_at: datetime | None
+    created_at: datetime
+    created_by: str = ""
+    registration_shards: int = 1
+    """How many ``CounterShard`` items count the field (their caps add up to ``max_players``)."""
+    house_shards: int = 1
+    """House revenue shards of the ledger (``ledger.house_shard``)."""
+    closed_at: datetime | None = None
+    """Registration closed (the start, or a cancellation)."""
+    started_at: datetime | None = None
+    """The first hand dealt (RULES.md, rule 17)."""
+    ended_at: datetime | None = None
+    terminated_at: datetime | None = None
+    termination_reason: str = ""
+    terminated_by: str = ""
+    tables_at_start: int = 0
+    batches: int = 0
+    players_at_start: int = 0
+    version: int = 0
+
+    def status_at(self, now: datetime) -> TournamentStatus:
+        """``scheduled`` before the announcement, else the stored status."""
+        if self.status is TournamentStatus.REGISTERING and now < self.announce_at:
+            return TournamentStatus.SCHEDULED
+        return self.status
+
+
+class RegistrationState(StrEnum):
+    REGISTERED = "registered"
+    WAITLISTED = "waitlisted"
+    UNREGISTERED = "unregistered"
+    """Left before the start, refunded in full."""
+    REFUNDED = "refunded"
+    """Refunded by the start (waiting list), a cancellation or the sweeper."""
+
+
+@dataclass(frozen=True)
+class RegistrationRecord:
+    """One player's registration in one tournament (RULES.md, rules 2-4).
+
+    ``number`` counts the player's registrations here (it numbers the ledger
+    keys ``register:<t>:<player>:<n>`` and ``refund:<t>:<player>:<n>``).
+    ``shard``: the counter shard that counts this registered player (None on
+    the waiting list). ``key``: the client's idempotency key of the last
+    registration.
+    """
+
+    tournament_id: str
+    player_id: str
+    state: RegistrationState
+    number: int
+    registered_at: datetime
+    shard: int | None = None
+    key: str = ""
+    version: int = 0
+
+
+@dataclass(frozen=True)
+class CounterShard:
+    """One shard of the registered count: ``count`` never above ``cap``; ``sealed`` once registration closed.
+
+    Changed only by ``UnitOfWork.bump`` (an atomic add, conditional on
+    ``0 <= count + delta <= cap`` and not sealed) or, to seal it, by ``save``.
+    Every change adds one to ``version``.
+    """
+
+    tournament_id: str
+    shard: int
+    cap: int
+    count: int = 0
+    sealed: bool = False
+    version: int = 0
+
+    @property
+    def full(self) -> bool:
+        return self.count >= self.cap
+
+
+@dataclass(frozen=True)
+class WaitingList:
+    """The players waiting beyond ``max_players``, in order (at most 10; RULES.md, rule 3)."""
+
+    tournament_id: str
+    players: tuple[str, ...] = ()
+    sealed: bool = False
+    version: int = 0
+
+
+@dataclass(frozen=True)
+class SeatingPlan:
+    """One batch of the start draw: the tables and seats drawn (RULES.md, rule 5), written before any table."""
+
+    tournament_id: str
+    batch: int
+    tables: tuple[TableSeating, ...]
+    version: int = 0
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    """One poker table with the hand in progress (``Table``), versioned: the play path's only item.
+
+    ``level``: the blind level of the hand in progress or last dealt.
+    ``dealt_at``: when it was dealt. ``updated_at``: the last change (the
+    watchdog's measure of progress). ``coordinated_hand``: the last hand
+    whose end the coordinator processed (duplicates are no-ops).
+    ``rebuy_pending``: players held at the table with no chips while their
+    rebuy window runs (RULES.md, Rebuys). ``pending_chips``: chips bought
+    (rebuy, add-on) during a hand the buyer is dealt in, added when it ends.
+    ``closed``: broken, or the tournament is over.
+    """
+
+    tournament_id: str
+    table_id: str
+    table: Table
+    level: int = 1
+    dealt_at: datetime | None = None
+    updated_at: datetime | None = None
+    coordinated_hand: int = 0
+    rebuy_pending: tuple[str, ...] = ()
+    pending_chips: tuple[tuple[str, int], ...] = ()
+    closed: bool = False
+    version: int = 0
+
+
+@dataclass(frozen=True)
+class CoordinatorRecord:
+    """The coordinator's state of one running tournament: bounded (scalars and the balancing state)."""
+
+    tournament_id: str
+    state: TournamentState
+    version: int = 0
+
+
+@dataclass(frozen=True)
+class EntrantRecord:
+    """One entrant of a started tournament: what they paid, where they sit, their place and prize."""
+
+    tournament_id: str
+    player_id: str
+    contribution: Contribution
+    table_id: str | None = None
+    placing: Placing | None = None
+    placed_at: datetime | None = None
+    version: int = 0
+
+    @property
+    def eliminated(self) -> bool:
+        return self.placing is not None and self.placing.place > 1
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """A finished hand's history: the hand itself (``Hand.to_dict``) and what its texts need beside it."""
+
+    tournament_id: str
+    table_id: str
+    hand_number: int
+    hand: dict[str, object]
+    players: dict[int, str]
+    seat_count: int
+    level: int
+    dealt_at: datetime
+    ended_at: datetime
+    version: int = 0
+
+
+Record = (
+    TournamentRecord
+    | RegistrationRecord
+    | CounterShard
+    | WaitingList
+    | SeatingPlan
+    | TableRecord
+    | CoordinatorRecord
+    | EntrantRecord
+    | HandRecord
+)
+"""Every record a unit of work saves."""
+
+__all__ = [
+    "CoordinatorRecord",
+    "CounterShard",
+    "EntrantRecord",
+    "HandRecord",
+    "Record",
+    "RegistrationRecord",
+    "RegistrationState",
+    "SeatingPlan",
+    "TableRecord",
+    "TournamentRecord",
+    "WaitingList",
+]

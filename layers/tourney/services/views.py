@@ -1,0 +1,369 @@
+"""What the services return: frozen dataclasses the handlers answer as JSON (``to_dict``).
+
+Money is integer cents; times are ISO-8601 UTC strings in ``to_dict``
+(CONTRACT.md). Cards are text (``"Ah"``). A view never holds a hole card its
+viewer may not see: the services build them per viewer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from datetime import datetime
+from enum import Enum
+from typing import Any
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, View):
+        return value.to_dict()
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+@dataclass(frozen=True)
+class View:
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+
+# -- lobby ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LevelView(View):
+    level: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    big_blind_ante: bool
+    minutes: int
+
+
+@dataclass(frozen=True)
+class TournamentSummary(View):
+    """One line of the lobby (CONTRACT.md ``GET /tournaments``)."""
+
+    id: str
+    name: str
+    format: str
+    status: str
+    buy_in: int
+    entry_fee: int
+    guarantee: int
+    max_players: int
+    start_at: datetime | None
+    registered: int
+    waitlisted: int
+
+
+@dataclass(frozen=True)
+class TournamentDetails(View):
+    """``GET /tournaments/{id}``: structure, payouts, status and counts."""
+
+    id: str
+    name: str
+    format: str
+    status: str
+    buy_in: int
+    entry_fee: int
+    guarantee: int
+    min_players: int
+    max_players: int
+    seats_per_table: int
+    starting_stack: int
+    decision_seconds: int
+    announce_at: datetime
+    start_at: datetime | None
+    started_at: datetime | None
+    ended_at: datetime | None
+    registered: int
+    waitlisted: int
+    levels: tuple[LevelView, ...]
+    payout_percent: tuple[str, ...]
+    """Percent of the pool per place for the current field (or the fixed payout), as decimal text."""
+    rebuy_levels: tuple[tuple[int, int], ...] = ()
+    add_on_chips: int | None = None
+
+
+@dataclass(frozen=True)
+class MyRegistration(View):
+    """``GET /tournaments/{id}/registrations/me``: ``position`` on the waiting list only."""
+
+    tournament_id: str
+    player: str
+    status: str
+    position: int | None = None
+
+
+@dataclass(frozen=True)
+class StandingRow(View):
+    player: str
+    chips: int
+    table: str
+
+
+@dataclass(frozen=True)
+class Standings(View):
+    """``GET /tournaments/{id}/standings``: players left and their chips, largest first."""
+
+    tournament_id: str
+    status: str
+    players_left: int
+    average_stack: int
+    level: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    seconds_to_next_level: int | None
+    players: tuple[StandingRow, ...]
+    places: tuple[PlaceView, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlaceView(View):
+    player: str
+    place: int
+    prize: int
+
+
+@dataclass(frozen=True)
+class SeatView(View):
+    seat: int
+    player: str
+    stack: int
+    bet: int = 0
+    status: str = "waiting"
+    """``in``, ``folded``, ``all_in`` in a hand; ``waiting`` when not dealt in."""
+    away: bool = False
+    cards: tuple[str, ...] = ()
+    """Hole cards: the viewer's own, or shown ones; empty otherwise."""
+
+
+@dataclass(frozen=True)
+class ToAct(View):
+    seat: int
+    player: str
+    seq: int
+    seconds: int
+    to_call: int = 0
+    can_check: bool = False
+    min_raise_to: int | None = None
+    max_raise_to: int | None = None
+
+
+@dataclass(frozen=True)
+class TableView(View):
+    """``GET /tournaments/{id}/tables/{table}``: the viewer's view (own hole cards only)."""
+
+    tournament_id: str
+    table: str
+    hand: int
+    hand_in_progress: bool
+    seq: int
+    street: str
+    board: tuple[str, ...]
+    pot: int
+    button: int | None
+    small_blind_seat: int | None
+    big_blind_seat: int | None
+    seats: tuple[SeatView, ...]
+    level: int
+    to_act: ToAct | None = None
+    your_seat: int | None = None
+    closed: bool = False
+
+
+@dataclass(frozen=True)
+class HandHistoryView(View):
+    """``GET /tournaments/{id}/tables/{table}/hands/{hand}``: PHH and PokerStars text for this viewer."""
+
+    tournament_id: str
+    table: str
+    hand: int
+    phh: str
+    pokerstars: str
+
+
+# -- accounts -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AccountView(View):
+    player: str
+    balance: int
+
+
+@dataclass(frozen=True)
+class LedgerLine(View):
+    key: str
+    kind: str
+    tournament_id: str | None
+    amount: int
+    """What the entry added to the player's balance (negative: a debit)."""
+    at: datetime
+
+
+@dataclass(frozen=True)
+class LedgerView(View):
+    player: str
+    balance: int
+    entries: tuple[LedgerLine, ...]
+
+
+@dataclass(frozen=True)
+class DepositView(View):
+    player: str
+    amount: int
+    balance: int
+    key: str
+
+
+# -- registration ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RegistrationView(View):
+    """``POST /tournaments/{id}/registrations``: 201 ``{status, position?}``."""
+
+    tournament_id: str
+    player: str
+    status: str
+    position: int | None
+    paid: int
+
+
+@dataclass(frozen=True)
+class UnregistrationView(View):
+    tournament_id: str
+    player: str
+    refunded: int
+    promoted: str | None = None
+
+
+# -- admin ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Created(View):
+    """``POST /admin/tournaments``: 201 ``{id}``."""
+
+    id: str
+    status: str
+    start_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Terminated(View):
+    tournament_id: str
+    status: str
+    terminated_at: datetime | None
+    cancelled_hands: int = 0
+
+
+# -- play -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ActionOutcome(View):
+    """An action (or a time-out) applied: the decision awaited next, or the hand over."""
+
+    tournament_id: str
+    table: str
+    hand: int
+    seq: int
+    action: str
+    amount: int | None
+    hand_over: bool
+    next_to_act: int | None = None
+
+
+@dataclass(frozen=True)
+class PurchaseView(View):
+    """A rebuy or add-on bought: ``chips`` added now, or when the buyer's hand ends (``pending``)."""
+
+    tournament_id: str
+    player: str
+    kind: str
+    paid: int
+    chips: int
+    pending: bool = False
+
+
+@dataclass(frozen=True)
+class PresenceView(View):
+    tournament_id: str
+    player: str
+    table: str
+    away: bool
+
+
+# -- start, coordination, recovery -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StartDue(View):
+    tournament_id: str
+    started: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class BatchSeated(View):
+    tournament_id: str
+    batch: int
+    tables: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HandsDealt(View):
+    tournament_id: str
+    tables: tuple[str, ...]
+    started_at: datetime | None
+
+
+@dataclass(frozen=True)
+class Coordinated(View):
+    """What the coordinator did with one message (``duplicate``: nothing)."""
+
+    tournament_id: str
+    table: str
+    hand: int
+    duplicate: bool = False
+    placed: tuple[PlaceView, ...] = ()
+    moves: int = 0
+    dealt: tuple[str, ...] = ()
+    finished: bool = False
+    waiting_for_rebuys: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RecoveryStep(View):
+    """One step of the recovery workflow: ``outcome`` tells the workflow what comes next."""
+
+    tournament_id: str
+    outcome: str
+    """``cancelled``, ``restarted``, ``retry``, ``rollback``, ``payout``, ``refund_share``, ``nothing``."""
+    cancelled_hands: int = 0
+    seconds_left: int = 0
+    paid: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class SweepReport(View):
+    refunded: tuple[str, ...] = ()
+    players_refunded: int = 0
+
+
+@dataclass(frozen=True)
+class WatchReport(View):
+    terminated: tuple[str, ...] = ()
+    resent: tuple[str, ...] = ()
+    rearmed: tuple[str, ...] = ()

@@ -1,0 +1,95 @@
+"""Contract tests of the queue and workflow payloads (STYLE.md: each event payload has one)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pydantic import ValidationError
+from tourney.services.messages import (
+    DealFirstHands,
+    HandEnded,
+    RebuyClosed,
+    RebuyDue,
+    Recover,
+    SeatBatch,
+    StartPlan,
+    StartTournament,
+    TimeoutDue,
+    parse_coordination,
+    parse_timer,
+)
+
+
+def test_timeout_due_round_trips_through_json_with_its_kind() -> None:
+    # Given a time-out armed for an away player's decision
+    message = TimeoutDue(tournament_id="t1", table="3", hand=7, seq=4, seat=2, armed_for_away=True)
+    # When it goes through the queue as JSON
+    raw = json.loads(message.to_json())
+    # Then the wire shape is fixed and it parses back to the same message
+    assert raw == {
+        "kind": "timeout_due",
+        "tournament_id": "t1",
+        "table": "3",
+        "hand": 7,
+        "seq": 4,
+        "seat": 2,
+        "armed_for_away": True,
+    }
+    assert parse_timer(message.to_json()) == message
+
+
+def test_the_timeouts_queue_tells_a_rebuy_window_from_a_decision() -> None:
+    # Given both kinds of delayed message
+    rebuy = RebuyDue(tournament_id="t1", table="3", hand=7)
+    # When parsed from plain dicts
+    # Then each comes back as its own type
+    assert parse_timer(rebuy.to_dict()) == rebuy
+    assert isinstance(
+        parse_timer({"kind": "timeout_due", "tournament_id": "t", "table": "1", "hand": 1, "seq": 0, "seat": 1}),
+        TimeoutDue,
+    )
+
+
+def test_the_coordinator_queue_carries_hand_ended_and_rebuy_closed() -> None:
+    ended = HandEnded(tournament_id="t1", table="1", hand=3)
+    closed = RebuyClosed(tournament_id="t1", table="1", hand=3)
+    assert json.loads(ended.to_json()) == {"kind": "hand_ended", "tournament_id": "t1", "table": "1", "hand": 3}
+    assert parse_coordination(ended.to_json()) == ended
+    assert parse_coordination(closed.to_dict()) == closed
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"kind": "hand_ended", "tournament_id": "", "table": "1", "hand": 3},
+        {"kind": "hand_ended", "tournament_id": "t", "table": "1", "hand": 0},
+        {"kind": "hand_ended", "tournament_id": "t", "table": "1", "hand": 3, "extra": 1},
+        {"kind": "timeout_due", "tournament_id": "t", "table": "1", "hand": 3},
+        {"kind": "nope", "tournament_id": "t"},
+    ],
+)
+def test_a_malformed_coordination_or_timer_message_is_refused(raw: dict[str, object]) -> None:
+    # Given a payload that breaks the contract; When it is parsed; Then validation fails (no silent repair)
+    with pytest.raises(ValidationError):
+        parse_coordination(raw)
+    with pytest.raises(ValidationError):
+        parse_timer(raw)
+
+
+def test_workflow_payloads_have_fixed_shapes() -> None:
+    # Given each start and recovery workflow payload; Then its JSON shape is the contract the state machine uses
+    assert StartTournament(tournament_id="t").to_dict() == {"kind": "start_tournament", "tournament_id": "t"}
+    plan = StartPlan(tournament_id="t", status="running", batches=[0, 1], tables=12, players=100, refunded=3)
+    assert StartPlan.model_validate_json(plan.to_json()) == plan
+    assert SeatBatch(tournament_id="t", batch=1).to_dict()["batch"] == 1
+    assert DealFirstHands(tournament_id="t", tables=["1", "2"]).to_dict()["tables"] == ["1", "2"]
+    assert Recover(tournament_id="t").to_dict() == {"kind": "recover", "tournament_id": "t"}
+    with pytest.raises(ValidationError):
+        StartPlan(tournament_id="t", status="paused")  # type: ignore[arg-type]
+
+
+def test_messages_are_frozen() -> None:
+    message = HandEnded(tournament_id="t1", table="1", hand=3)
+    with pytest.raises(ValidationError):
+        message.hand = 4  # type: ignore[misc]
