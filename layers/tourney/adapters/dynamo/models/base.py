@@ -1,0 +1,62 @@
+"""What every PynamoDB model here shares: its table from ``schema.py``, the endpoint, the region.
+
+``Meta.table_name`` is resolved at import from the environment variable that
+CDK sets (``TOURNAMENTS_TABLE``...), with the schema's default name otherwise;
+``Meta.host`` honours ``AWS_ENDPOINT_URL_DYNAMODB`` / ``AWS_ENDPOINT_URL`` so
+the local runtime can point the models at a moto server. :func:`configure`
+resolves them again (the local runtime, after it set the environment), and
+:func:`reset_connections` forgets the cached clients (tests, between mocks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pynamodb.models import Model
+
+from tourney.adapters.dynamo.schema import TableSchema, endpoint_url
+from tourney.adapters.dynamo.schema import region as region_of
+
+_MODELS: list[tuple[type[Model], TableSchema]] = []
+
+
+def meta_for(schema: TableSchema, environ: Mapping[str, str] | None = None) -> type:
+    """A PynamoDB ``Meta`` class for a model stored in ``schema``'s table."""
+
+    class Meta:
+        table_name = schema.name(environ)
+        host = endpoint_url(environ)
+        region = region_of(environ)
+        max_retry_attempts = 3
+
+    return Meta
+
+
+def stored_in(schema: TableSchema) -> Any:
+    """Class decorator: register a model as stored in ``schema``'s table (for :func:`configure`)."""
+
+    def register(model: type[Model]) -> type[Model]:
+        _MODELS.append((model, schema))
+        return model
+
+    return register
+
+
+def registered_models() -> tuple[tuple[type[Model], TableSchema], ...]:
+    return tuple(_MODELS)
+
+
+def configure(environ: Mapping[str, str] | None = None) -> None:
+    """Resolve every model's table name, endpoint and region again from ``environ`` (default: ``os.environ``)."""
+    for model, schema in _MODELS:
+        model.Meta.table_name = schema.name(environ)  # type: ignore[attr-defined]
+        model.Meta.host = endpoint_url(environ)  # type: ignore[attr-defined]
+        model.Meta.region = region_of(environ)  # type: ignore[attr-defined]
+    reset_connections()
+
+
+def reset_connections() -> None:
+    """Forget the cached PynamoDB connections, so the next call builds a client with the current settings."""
+    for model, _ in _MODELS:
+        model._connection = None

@@ -1,0 +1,211 @@
+"""One ``TransactWriteItems``, built by the repositories and committed once (STYLE.md: the repository owns it).
+
+A :class:`Transaction` collects conditional puts, updates, deletes and
+condition checks over PynamoDB models, each with a *tag* that says what the
+item is to the caller (a balance, an idempotency key, a version). DynamoDB
+applies all or nothing. When it cancels, :meth:`Transaction.commit` raises
+:class:`Cancelled` carrying, for each item that failed, its tag, the failure
+code and (when asked with ``return_old``) the item as stored, so the caller
+turns it into our error (``StaleVersion``, ``InsufficientFunds``...) by type,
+never by message text.
+
+Limits that DynamoDB enforces and this class checks before sending: at most
+:data:`MAX_ITEMS` items, and no item touched twice.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pynamodb.connection import Connection
+from pynamodb.exceptions import CancellationReason, TransactWriteError
+from pynamodb.expressions.condition import Condition
+from pynamodb.expressions.update import Action
+from pynamodb.models import Model
+from pynamodb.transactions import TransactWrite
+
+MAX_ITEMS = 100
+"""DynamoDB's limit of items in one transaction."""
+
+CONDITION_FAILED = "ConditionalCheckFailed"
+RETRYABLE = frozenset({"TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded"})
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One item's reason for a cancelled transaction."""
+
+    tag: Any
+    code: str
+    old: dict[str, Any] | None = None
+    """The item as stored (DynamoDB JSON), when the item was added with ``return_old``."""
+
+    @property
+    def condition_failed(self) -> bool:
+        return self.code == CONDITION_FAILED
+
+
+class Cancelled(Exception):
+    """DynamoDB cancelled the transaction: nothing was written. ``failures`` says which items failed and why."""
+
+    def __init__(self, failures: Sequence[Failure]) -> None:
+        super().__init__(", ".join(f"{f.tag!r}: {f.code}" for f in failures) or "transaction cancelled")
+        self.failures = tuple(failures)
+
+    def tagged(self, predicate: Any) -> list[Failure]:
+        return [f for f in self.failures if predicate(f.tag)]
+
+
+@dataclass
+class _Operation:
+    kind: str  # "check", "delete", "put", "update": PynamoDB sends them in this order
+    tag: Any
+    table: str
+    key: tuple[str, str | None]
+    apply: Any
+
+
+_ORDER = {"check": 0, "delete": 1, "put": 2, "update": 3}
+
+
+class Transaction:
+    """Items to write atomically; build with :meth:`put`, :meth:`update`, :meth:`delete`, :meth:`check`."""
+
+    def __init__(self, *, retries: int = 3) -> None:
+        self._operations: list[_Operation] = []
+        self._keys: set[tuple[str, str, str | None]] = set()
+        self._retries = retries
+        self._connection_of: type[Model] | None = None
+
+    def __len__(self) -> int:
+        return len(self._operations)
+
+    def __bool__(self) -> bool:
+        return bool(self._operations)
+
+    def touches(self, model: type[Model] | Model, hash_key: str, range_key: str | None = None) -> bool:
+        return (model.Meta.table_name, hash_key, range_key) in self._keys
+
+    def _add(
+        self, kind: str, model: type[Model] | Model, hash_key: str, range_key: str | None, tag: Any, apply: Any
+    ) -> None:
+        table = model.Meta.table_name
+        key = (table, hash_key, range_key)
+        if key in self._keys:
+            raise ValueError(f"a transaction may not touch one item twice: {table} {hash_key} {range_key}")
+        if len(self._operations) >= MAX_ITEMS:
+            raise ValueError(f"a transaction holds at most {MAX_ITEMS} items")
+        self._keys.add(key)
+        self._operations.append(_Operation(kind, tag, table, (hash_key, range_key), apply))
+        self._connection_of = self._connection_of or (model if isinstance(model, type) else type(model))
+
+    def put(
+        self, item: Model, *, condition: Condition | None = None, tag: Any = None, return_old: bool = False
+    ) -> None:
+        hash_key, range_key = _keys_of(item)
+        values = "ALL_OLD" if return_old else None
+        self._add(
+            "put", item, hash_key, range_key, tag, lambda tx: tx.save(item, condition=condition, return_values=values)
+        )
+
+    def update(
+        self,
+        item: Model,
+        actions: list[Action],
+        *,
+        condition: Condition | None = None,
+        tag: Any = None,
+        return_old: bool = False,
+    ) -> None:
+        hash_key, range_key = _keys_of(item)
+        values = "ALL_OLD" if return_old else None
+        self._add(
+            "update",
+            item,
+            hash_key,
+            range_key,
+            tag,
+            lambda tx: tx.update(item, actions, condition=condition, return_values=values, add_version_condition=False),
+        )
+
+    def delete(self, item: Model, *, condition: Condition | None = None, tag: Any = None) -> None:
+        hash_key, range_key = _keys_of(item)
+        self._add(
+            "delete",
+            item,
+            hash_key,
+            range_key,
+            tag,
+            lambda tx: tx.delete(item, condition=condition, add_version_condition=False),
+        )
+
+    def check(
+        self, model: type[Model], hash_key: str, range_key: str | None, condition: Condition, *, tag: Any = None
+    ) -> None:
+        self._add(
+            "check",
+            model,
+            hash_key,
+            range_key,
+            tag,
+            lambda tx: tx.condition_check(model, hash_key, range_key, condition=condition),
+        )
+
+    def commit(self) -> None:
+        """Write every item or none; raise :class:`Cancelled` with the failures when DynamoDB cancels.
+
+        A cancellation only by conflicts with other transactions (or throttling) is retried a few times
+        with a short backoff: nothing was written, so sending it again is safe.
+        """
+        if not self._operations:
+            return
+        attempt = 0
+        while True:
+            try:
+                self._send()
+                return
+            except Cancelled as cancelled:
+                attempt += 1
+                if attempt > self._retries or not all(f.code in RETRYABLE for f in cancelled.failures):
+                    raise
+                time.sleep(0.01 * 2**attempt)
+
+    def _send(self) -> None:
+        ordered = sorted(self._operations, key=lambda op: _ORDER[op.kind])
+        assert self._connection_of is not None
+        meta = self._connection_of.Meta
+        connection = Connection(region=meta.region, host=meta.host)  # type: ignore[attr-defined]
+        try:
+            with TransactWrite(connection=connection) as writer:
+                for operation in ordered:
+                    operation.apply(writer)
+        except TransactWriteError as error:
+            reasons = error.cancellation_reasons
+            if error.cause_response_code != "TransactionCanceledException" or not reasons:
+                raise
+            raise Cancelled(_failures(ordered, reasons)) from error
+
+
+def _failures(ordered: Sequence[_Operation], reasons: Sequence[CancellationReason | None]) -> list[Failure]:
+    failures = []
+    for operation, reason in zip(ordered, reasons, strict=False):
+        if reason is None or reason.code in ("None", ""):
+            continue
+        failures.append(Failure(operation.tag, reason.code, reason.raw_item))
+    return failures
+
+
+def _keys_of(item: Model) -> tuple[str, str | None]:
+    hash_value: str | None = None
+    range_value: str | None = None
+    for name, attribute in item.get_attributes().items():
+        if attribute.is_hash_key:
+            hash_value = str(getattr(item, name))
+        elif attribute.is_range_key:
+            range_value = str(getattr(item, name))
+    if hash_value is None:
+        raise ValueError(f"{type(item).__name__} has no partition key value")
+    return hash_value, range_value
