@@ -1,0 +1,100 @@
+"""The operators' HTTP API (CONTRACT.md): create and announce tournaments, terminate them, credit accounts.
+
+Every route is for the operators group only: a middleware refuses anyone else
+with 403 before a route runs. Creation and deposits honour ``Idempotency-Key``
+(a deposit's key is also its ledger key, so a replay never credits twice).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
+from aws_lambda_powertools.event_handler.openapi.params import Header
+from aws_lambda_powertools.event_handler.openapi.params import Path as PathParam
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from tourney.entrypoints.auth import http_caller
+from tourney.entrypoints.dependencies import Accounts, Admin, CurrentCaller
+from tourney.entrypoints.idempotency import once
+from tourney.entrypoints.models import CreateTournamentRequest, DepositRequest, TerminateRequest
+from tourney.entrypoints.observability import correlate, logger, observed
+from tourney.entrypoints.resolver import error_responses, http_resolver
+from tourney.services.commands import CreateTournament
+from tourney.services.views import Created, DepositView, Terminated
+
+app = http_resolver()
+
+TournamentId = Annotated[str, PathParam(min_length=1, max_length=64, description="tournament id")]
+IdempotencyKey = Annotated[
+    str | None,
+    Header(alias="Idempotency-Key", min_length=1, max_length=128, description="replays answer the first answer"),
+]
+
+
+def operators_only(app: APIGatewayHttpResolver, next_middleware: NextMiddleware) -> Response[Any]:
+    """Refuse every caller outside the operators group (403) before any route runs."""
+    http_caller(app.current_event.raw_event).require_operator()
+    return next_middleware(app)
+
+
+app.use(middlewares=[operators_only])
+
+
+@app.post(
+    "/admin/tournaments",
+    status_code=201,
+    responses={
+        201: {"description": "created and announced", "content": {"application/json": {"model": Created}}},
+        **error_responses(403, 409),
+    },
+)
+def create_tournament(
+    body: CreateTournamentRequest, caller: CurrentCaller, admin: Admin, idempotency_key: IdempotencyKey = None
+) -> Created:
+    command = CreateTournament(**body.model_dump(exclude_none=True), operator=caller.player_id)
+    answer = once(
+        scope=f"create:{caller.player_id}",
+        key=idempotency_key,
+        payload=body.model_dump(mode="json"),
+        call=lambda: admin.create_tournament(command).to_dict(),
+    )
+    correlate(tournament_id=answer["id"])
+    logger.info("tournament created", extra={"operator": caller.player_id})
+    return Created(**answer)
+
+
+@app.post("/admin/tournaments/<id>/terminate", responses=error_responses(403, 404, 409))
+def terminate(
+    id: TournamentId, caller: CurrentCaller, admin: Admin, body: TerminateRequest | None = None
+) -> Terminated:
+    correlate(tournament_id=id)
+    reason = body.reason if body is not None else TerminateRequest().reason
+    logger.info("termination asked", extra={"operator": caller.player_id, "reason": reason})
+    return admin.terminate(id, caller.player_id, reason)
+
+
+@app.post("/admin/accounts/<player>/deposits", status_code=201, responses=error_responses(403, 409))
+def deposit(
+    player: Annotated[str, PathParam(min_length=1, max_length=128, description="the player credited")],
+    body: DepositRequest,
+    caller: CurrentCaller,
+    accounts: Accounts,
+    idempotency_key: IdempotencyKey = None,
+) -> DepositView:
+    # Every deposit has a ledger key: the client's, else this request's id (a retry of it is then a new deposit).
+    key = body.key or idempotency_key or f"deposit:{app.current_event.request_context.request_id}"
+    logger.info("deposit", extra={"operator": caller.player_id, "player": player, "amount": body.amount})
+    answer = once(
+        scope=f"deposit:{player}",
+        key=idempotency_key,
+        payload=body.model_dump(mode="json"),
+        call=lambda: accounts.deposit(player, body.amount, key).to_dict(),
+    )
+    return DepositView(**answer)
+
+
+@observed(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

@@ -1,0 +1,129 @@
+"""What the functions are given: the services (built once per process) and the caller.
+
+HTTP routes receive them through ``Depends`` (STYLE.md, 'Configuration and
+dependencies'); tests swap them with ``app.dependency_overrides[services]``.
+The other handlers (SQS, schedules, workflows, WebSocket) call
+:func:`services` directly; tests give them the in-memory services with
+:func:`use_services`, the one sanctioned way in (no module global is patched).
+
+Building the services imports the services, the domain and the AWS adapters
+(botocore, PynamoDB: several hundred milliseconds on a small machine), so it
+happens on the first call, never when a handler module is imported. For the
+same reason the ``Depends`` aliases below name the service types only for the
+type checker: Powertools resolves route annotations when the route is
+declared, and at run time they are ``Any``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Annotated, Any, cast
+
+from aws_lambda_powertools.event_handler import Depends
+from aws_lambda_powertools.event_handler.request import Request
+
+from tourney.entrypoints.auth import Caller, http_caller
+from tourney.entrypoints.settings import Settings, settings
+
+if TYPE_CHECKING:
+    from tourney.services.accounts import AccountsService
+    from tourney.services.admin import AdminService
+    from tourney.services.bootstrap import Services
+    from tourney.services.lobby import LobbyService
+    from tourney.services.play import PlayService
+    from tourney.services.register import RegistrationService
+
+__all__ = [
+    "Accounts",
+    "Admin",
+    "CurrentCaller",
+    "Lobby",
+    "Play",
+    "Registration",
+    "current_caller",
+    "services",
+    "use_services",
+]
+
+_overrides: list[Services] = []
+
+
+@functools.lru_cache(maxsize=1)
+def _aws_services() -> Services:
+    """The services over the AWS adapters, from the settings (the composition root chooses the adapters)."""
+    from tourney.services import bootstrap as root
+
+    build = getattr(root, "bootstrap_aws", None)
+    if build is None:  # pragma: no cover - until the composition root offers it
+        raise RuntimeError("tourney.services.bootstrap.bootstrap_aws(settings) is needed to run on AWS")
+    return cast("Services", build(settings()))
+
+
+def services() -> Services:
+    """The process's services: the ones given to :func:`use_services`, else the AWS ones (built once)."""
+    if _overrides:
+        return _overrides[-1]
+    return _aws_services()
+
+
+@contextmanager
+def use_services(given: Services) -> Iterator[Services]:
+    """Run the handlers over ``given`` (tests: the in-memory services) until the block ends."""
+    _overrides.append(given)
+    try:
+        yield given
+    finally:
+        _overrides.remove(given)
+
+
+def current_caller(request: Request) -> Caller:
+    """The caller named by the JWT authorizer's claims (``Unauthorized`` without them)."""
+    return http_caller(request.resolved_event.raw_event)
+
+
+def current_settings() -> Settings:
+    return settings()
+
+
+if TYPE_CHECKING:
+    ServicesDep = Annotated[Services, Depends(services)]
+else:
+    ServicesDep = Annotated[Any, Depends(services)]
+
+
+def lobby_service(svc: ServicesDep) -> LobbyService:
+    return svc.lobby
+
+
+def accounts_service(svc: ServicesDep) -> AccountsService:
+    return svc.accounts
+
+
+def registration_service(svc: ServicesDep) -> RegistrationService:
+    return svc.registration
+
+
+def play_service(svc: ServicesDep) -> PlayService:
+    return svc.play
+
+
+def admin_service(svc: ServicesDep) -> AdminService:
+    return svc.admin
+
+
+CurrentCaller = Annotated[Caller, Depends(current_caller)]
+
+if TYPE_CHECKING:
+    Lobby = Annotated[LobbyService, Depends(lobby_service)]
+    Accounts = Annotated[AccountsService, Depends(accounts_service)]
+    Registration = Annotated[RegistrationService, Depends(registration_service)]
+    Play = Annotated[PlayService, Depends(play_service)]
+    Admin = Annotated[AdminService, Depends(admin_service)]
+else:
+    Lobby = Annotated[Any, Depends(lobby_service)]
+    Accounts = Annotated[Any, Depends(accounts_service)]
+    Registration = Annotated[Any, Depends(registration_service)]
+    Play = Annotated[Any, Depends(play_service)]
+    Admin = Annotated[Any, Depends(admin_service)]

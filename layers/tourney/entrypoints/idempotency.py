@@ -1,0 +1,76 @@
+"""Idempotency at the edge (STYLE.md, 'Configuration and dependencies'): Powertools over the ``idempotency`` table.
+
+:func:`once` runs a service call at most once per ``(scope, key)`` while the
+record lives (``IDEMPOTENCY_TTL_SECONDS``): a replay with the same key and the
+same payload gets the stored answer without calling the service again; the
+same key with another payload, or while the first call is still running, is
+refused (``RequestInProgress``, 409). When the call raises, Powertools
+forgets the key, so the client may retry. No key: the call simply runs (the
+services are idempotent by themselves where they can be).
+
+The table keeps Powertools' default layout (partition key ``id``, TTL
+``expiration``; ``tourney.adapters.dynamo.schema.IDEMPOTENCY``). Powertools and
+boto3 are imported on first use, not when a handler module is imported.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from tourney.entrypoints.errors import RequestInProgress
+from tourney.entrypoints.settings import settings
+
+__all__ = ["once"]
+
+Answer = dict[str, Any]
+
+
+@functools.lru_cache(maxsize=4)
+def _runner(table_name: str, ttl_seconds: int) -> Callable[..., Answer]:
+    from aws_lambda_powertools.utilities.idempotency import (
+        DynamoDBPersistenceLayer,
+        IdempotencyConfig,
+        idempotent_function,
+    )
+
+    persistence = DynamoDBPersistenceLayer(table_name=table_name)
+    config = IdempotencyConfig(
+        event_key_jmespath="[scope, key]",
+        payload_validation_jmespath="payload",
+        raise_on_no_idempotency_key=True,
+        expires_after_seconds=ttl_seconds,
+    )
+
+    def run(*, request: Mapping[str, Any], call: Callable[[], Answer]) -> Answer:
+        return call()
+
+    guarded: Callable[..., Answer] = idempotent_function(
+        run, data_keyword_argument="request", persistence_store=persistence, config=config
+    )
+    return guarded
+
+
+def once(scope: str, key: str | None, payload: Mapping[str, Any], call: Callable[[], Answer]) -> Answer:
+    """``call()`` once per ``(scope, key)``; replays answer what the first call answered.
+
+    ``scope`` says who and what (``"register:<tournament>:<player>"``), so one
+    player's key never replays another's answer; ``payload`` is what must be
+    the same on a replay.
+    """
+    if not key:
+        return call()
+    from aws_lambda_powertools.utilities.idempotency.exceptions import (
+        IdempotencyAlreadyInProgressError,
+        IdempotencyValidationError,
+    )
+
+    config = settings()
+    run = _runner(config.idempotency_table, config.idempotency_ttl_seconds)
+    try:
+        return run(request={"scope": scope, "key": key, "payload": dict(payload)}, call=call)
+    except IdempotencyAlreadyInProgressError as error:
+        raise RequestInProgress("a request with this Idempotency-Key is still in progress") from error
+    except IdempotencyValidationError as error:
+        raise RequestInProgress("this Idempotency-Key was used with another request") from error

@@ -1,0 +1,168 @@
+"""The HTTP resolver and the one place where errors become HTTP answers (STYLE.md, 'Errors').
+
+:func:`http_resolver` builds an ``APIGatewayHttpResolver`` with pydantic
+validation and registers the error handlers. Errors are mapped by type,
+walking the class hierarchy of ``tourney.domain.errors`` (so a new subclass of
+``Conflict`` is a 409 without touching this file). Every error body is
+``{"error": code, "message": text}`` (CONTRACT.md).
+
+- Bad input (malformed JSON, wrong types, a negative amount, an unknown
+  action): 422 ``invalid_request``, with the failing fields' locations.
+- Unknown route: 404 ``not_found``.
+- Anything unexpected: logged with ``logger.exception`` and answered 500
+  ``internal_error`` with no detail.
+
+>>> int(status_of(errors.StaleAction("seq 3 is gone")))
+409
+>>> int(status_of(errors.NotRegistered("nobody")))
+404
+>>> int(status_of(errors.InsufficientFunds("short")))
+422
+>>> int(status_of(Forbidden("operators only")))
+403
+"""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Any
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
+from aws_lambda_powertools.event_handler.exceptions import NotFoundError
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from pydantic import BaseModel
+
+from tourney.domain import errors
+from tourney.entrypoints.errors import EdgeError, Forbidden, RequestInProgress, Unauthorized
+from tourney.entrypoints.observability import logger
+
+__all__ = [
+    "OPENAPI_INFO",
+    "STATUS_BY_ERROR",
+    "ErrorBody",
+    "error_body",
+    "error_response",
+    "error_responses",
+    "http_resolver",
+    "status_of",
+]
+
+
+class ErrorBody(BaseModel):
+    """Every error answer (CONTRACT.md): a stable code and a text for people."""
+
+    error: str
+    message: str
+    detail: list[dict[str, Any]] | None = None
+
+
+STATUS_BY_ERROR: dict[type[Exception], HTTPStatus] = {
+    Unauthorized: HTTPStatus.UNAUTHORIZED,
+    Forbidden: HTTPStatus.FORBIDDEN,
+    RequestInProgress: HTTPStatus.CONFLICT,
+    errors.NotFound: HTTPStatus.NOT_FOUND,  # NotRegistered, NotSeated
+    errors.NotYourSeat: HTTPStatus.FORBIDDEN,
+    errors.Conflict: HTTPStatus.CONFLICT,  # RegistrationClosed, AlreadyRegistered, WaitingListFull, ...
+    errors.StaleVersion: HTTPStatus.CONFLICT,  # StaleAction
+    errors.IllegalAction: HTTPStatus.CONFLICT,
+    errors.NotYourTurn: HTTPStatus.CONFLICT,
+    errors.InsufficientFunds: HTTPStatus.UNPROCESSABLE_ENTITY,
+    errors.InvalidConfiguration: HTTPStatus.UNPROCESSABLE_ENTITY,
+    errors.InvalidDeal: HTTPStatus.INTERNAL_SERVER_ERROR,  # the server dealt wrongly: never the caller's fault
+}
+"""HTTP status by error class; the nearest class in the hierarchy decides."""
+
+
+def status_of(error: Exception) -> HTTPStatus:
+    """The HTTP status of an error: the entry of its nearest class in ``STATUS_BY_ERROR``, else 500."""
+    for cls in type(error).__mro__:
+        status = STATUS_BY_ERROR.get(cls)
+        if status is not None:
+            return status
+    if isinstance(error, (errors.TourneyError, EdgeError)):
+        return HTTPStatus.BAD_REQUEST  # a domain refusal nobody has classified yet: still the request's fault
+    return HTTPStatus.INTERNAL_SERVER_ERROR
+
+
+def code_of(error: Exception) -> str:
+    """The stable ``error`` code of an error (its class's ``code``)."""
+    code = getattr(type(error), "code", None)
+    return code if isinstance(code, str) else "internal_error"
+
+
+def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    """The error body of CONTRACT.md: ``{"error": code, "message": text}`` (plus optional detail)."""
+    return {"error": code, "message": message, **extra}
+
+
+def error_response(status: int, code: str, message: str, **extra: Any) -> Response[dict[str, Any]]:
+    return Response(
+        status_code=int(status), content_type=content_types.APPLICATION_JSON, body=error_body(code, message, **extra)
+    )
+
+
+def _known_error(error: Exception) -> Response[dict[str, Any]]:
+    status = status_of(error)
+    if status >= HTTPStatus.INTERNAL_SERVER_ERROR:
+        return _unexpected_error(error)
+    logger.info("request refused", extra={"error": code_of(error), "status": int(status)})
+    return error_response(status, code_of(error), str(error) or status.phrase)
+
+
+def _invalid_request(error: RequestValidationError) -> Response[dict[str, Any]]:
+    # Locations and types only: the input and pydantic's messages may echo secrets or internals.
+    detail = [{"loc": list(e.get("loc", ())), "type": e.get("type", "invalid")} for e in error.errors()]
+    fields = ", ".join(".".join(str(part) for part in item["loc"]) for item in detail) or "body"
+    return error_response(
+        HTTPStatus.UNPROCESSABLE_ENTITY, "invalid_request", f"invalid request: {fields}", detail=detail
+    )
+
+
+def _route_not_found(error: NotFoundError) -> Response[dict[str, Any]]:
+    return error_response(HTTPStatus.NOT_FOUND, "not_found", "no such route")
+
+
+def _unexpected_error(error: Exception) -> Response[dict[str, Any]]:
+    logger.exception("unexpected error")
+    return error_response(HTTPStatus.INTERNAL_SERVER_ERROR, "internal_error", "internal error")
+
+
+def http_resolver(**options: Any) -> APIGatewayHttpResolver:
+    """An HTTP API (payload v2) resolver with pydantic validation and the error mapping registered."""
+    app = APIGatewayHttpResolver(enable_validation=True, **options)
+    app.exception_handler(RequestValidationError)(_invalid_request)
+    app.exception_handler(NotFoundError)(_route_not_found)
+    app.exception_handler([errors.TourneyError, EdgeError])(_known_error)
+    app.exception_handler(Exception)(_unexpected_error)
+    return app
+
+
+OPENAPI_INFO: dict[str, Any] = {
+    "title": "tourney",
+    "version": "1.0.0",
+    "description": (
+        "Poker tournaments: lobby, registration, accounts, tables and actions (players); "
+        "create, terminate and deposits (operators, /admin/*). Every route but /openapi.json and /swagger "
+        "needs a JWT (Authorization: Bearer). Money is integer cents, times ISO-8601 UTC. "
+        "Errors are JSON {error, message} with a 4xx status."
+    ),
+}
+"""The spec's title, version and description, shared by the functions that serve or generate it."""
+
+
+def error_responses(*statuses: int) -> dict[int, dict[str, Any]]:
+    """OpenAPI ``responses`` entries for the error statuses a route may answer (always 401 and 422)."""
+    phrases = {
+        401: "no or invalid token",
+        403: "not allowed (another player's seat, or an operator route)",
+        404: "no such tournament, table, hand or registration",
+        409: "conflicts with the current state (stale decision, closed registration, ...)",
+        422: "invalid request (malformed JSON, wrong types, out of range), or insufficient funds",
+    }
+    return {
+        status: {
+            "description": phrases.get(status, HTTPStatus(status).phrase),
+            "content": {"application/json": {"model": ErrorBody}},
+        }
+        for status in sorted({401, 422, *statuses})
+    }

@@ -1,0 +1,89 @@
+"""The functions' configuration, read from the environment once (STYLE.md, 'Configuration and dependencies').
+
+This is the only module that reads ``os.environ``. CDK fills the variables
+(``table.table_name``, queue URLs, state machine ARNs); the local runtime gives
+the same names from the synthesized template. Every field has a default that
+suits tests and the local stack, so a missing variable never breaks an import;
+``Settings.from_environ`` validates the types once, at cold start.
+
+Environment variable names are those of ``infra/wiring.py`` (``TOURNAMENTS_TABLE``,
+``TIMEOUTS_QUEUE_URL``, ``START_WORKFLOW_ARN``, ``CONNECTIONS_ENDPOINT``, ``JWT_ISSUER``...).
+
+>>> s = Settings.from_environ({"TOURNAMENTS_TABLE": "t-1", "DECISION_SECONDS": "20"})
+>>> (s.tournaments_table, s.decision_seconds, s.tables_table)
+('t-1', 20, 'tourney-tables')
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from functools import lru_cache
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Settings(BaseModel):
+    """Names and endpoints a function needs, validated once per process."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    service_name: str = Field(default="tourney", alias="POWERTOOLS_SERVICE_NAME")
+    metrics_namespace: str = Field(default="Tourney", alias="POWERTOOLS_METRICS_NAMESPACE")
+    region: str = Field(default="us-east-1", alias="AWS_REGION")
+
+    # DynamoDB tables (docs/architecture.md, 'The serverless shape').
+    tournaments_table: str = Field(default="tourney-tournaments", alias="TOURNAMENTS_TABLE")
+    tables_table: str = Field(default="tourney-tables", alias="TABLES_TABLE")
+    hands_table: str = Field(default="tourney-hands", alias="HANDS_TABLE")
+    ledger_table: str = Field(default="tourney-ledger", alias="LEDGER_TABLE")
+    connections_table: str = Field(default="tourney-connections", alias="CONNECTIONS_TABLE")
+    idempotency_table: str = Field(default="tourney-idempotency", alias="IDEMPOTENCY_TABLE")
+
+    # Queues and workflows.
+    timeouts_queue_url: str = Field(default="", alias="TIMEOUTS_QUEUE_URL")
+    coordinator_queue_url: str = Field(default="", alias="COORDINATOR_QUEUE_URL")
+    start_workflow_arn: str = Field(default="", alias="START_WORKFLOW_ARN")
+    recovery_workflow_arn: str = Field(default="", alias="RECOVERY_WORKFLOW_ARN")
+
+    # EventBridge Scheduler: one schedule per tournament, in this group, assuming this role, targeting `start`.
+    schedule_group: str = Field(default="tourney", alias="SCHEDULE_GROUP")
+    scheduler_role_arn: str = Field(default="", alias="SCHEDULER_ROLE_ARN")
+    start_function_arn: str = Field(default="", alias="START_FUNCTION_ARN")
+
+    # WebSocket: the @connections management endpoint (https://{api}.execute-api.{region}.amazonaws.com/{stage}).
+    connections_endpoint: str = Field(default="", alias="CONNECTIONS_ENDPOINT")
+
+    # JWT verification for the WebSocket $connect (the HTTP API has its own authorizer).
+    jwt_issuer: str = Field(default="", alias="JWT_ISSUER")
+    jwt_audience: str = Field(default="", alias="JWT_AUDIENCE")
+    jwt_jwks_url: str = Field(default="", alias="JWT_JWKS_URL")
+    """Default: ``{JWT_ISSUER}/.well-known/jwks.json`` (Cognito's); ``file://`` works for the local stack."""
+    operators_group: str = Field(default="operators", alias="OPERATORS_GROUP")
+
+    # Play and conduct (RULES.md, rules 16 and 18).
+    decision_seconds: int = Field(default=15, ge=1, alias="DECISION_SECONDS")
+    chat_max_length: int = Field(default=200, ge=1, alias="CHAT_MAX_LENGTH")
+    chat_messages_per_minute: int = Field(default=10, ge=1, alias="CHAT_MESSAGES_PER_MINUTE")
+
+    # Idempotency records live this long (seconds).
+    idempotency_ttl_seconds: int = Field(default=3600, ge=60, alias="IDEMPOTENCY_TTL_SECONDS")
+
+    @property
+    def jwks_url(self) -> str:
+        """Where the token signing keys are: ``JWT_JWKS_URL``, else the issuer's well-known JWKS."""
+        if self.jwt_jwks_url:
+            return self.jwt_jwks_url
+        return f"{self.jwt_issuer.rstrip('/')}/.well-known/jwks.json" if self.jwt_issuer else ""
+
+    @classmethod
+    def from_environ(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """Validate the environment (or the mapping given) into settings."""
+        source = os.environ if environ is None else environ
+        return cls.model_validate(dict(source))
+
+
+@lru_cache(maxsize=1)
+def settings() -> Settings:
+    """The process's settings, read once (cold start)."""
+    return Settings.from_environ()
