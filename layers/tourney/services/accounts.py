@@ -1,9 +1,11 @@
-"""Accounts: deposits by operators, balances and ledger entries of a player (RULES.md, Money)."""
+"""Accounts: deposits by operators, a player's balance and ledger entries (RULES.md, Money)."""
 
 from __future__ import annotations
 
+from tourney.domain.errors import IllegalAction
+from tourney.domain.ledger import deposit, player_account
 from tourney.services.deps import Deps
-from tourney.services.views import AccountView, DepositView, LedgerView
+from tourney.services.views import AccountView, DepositView, LedgerLine, LedgerView
 
 
 class AccountsService:
@@ -11,10 +13,23 @@ class AccountsService:
         self._d = deps
 
     def account(self, player: str) -> AccountView:
-        raise NotImplementedError
+        return AccountView(player, self._d.store.ledger.balance(player_account(player)))
 
     def ledger(self, player: str) -> LedgerView:
-        raise NotImplementedError
+        account = player_account(player)
+        lines = tuple(
+            LedgerLine(e.key, str(e.kind), e.tournament_id, e.amount_for(account), e.at)
+            for e in self._d.store.ledger.entries(account)
+        )
+        return LedgerView(player, self._d.store.ledger.balance(account), lines)
 
     def deposit(self, player: str, amount: int, key: str) -> DepositView:
-        raise NotImplementedError
+        """Credit ``amount`` cents from outside (an operator's deposit); the same ``key`` again moves nothing."""
+        if type(amount) is not int or amount <= 0:
+            raise IllegalAction(f"a deposit is a positive number of cents, not {amount!r}")
+        if not key:
+            raise IllegalAction("a deposit needs an idempotency key")
+        uow = self._d.store.unit_of_work()
+        uow.post([deposit(f"deposit:{player}:{key}", player, amount, self._d.clock.now())])
+        uow.commit()
+        return DepositView(player, amount, self._d.store.ledger.balance(player_account(player)), key)

@@ -1,10 +1,68 @@
-"""Operators: create and announce a tournament, terminate one (RULES.md, rules 2, 17, 19)."""
+"""Operators: create and announce a tournament, terminate one (RULES.md, rules 2, 17, 19).
+
+Creating writes the tournament and its registration counter shards in one
+unit of work and schedules the start (a Sit&Go has none: it starts when
+full). Shards: one per 1,000 seats, at most ``MAX_SHARDS``, with caps adding
+up to ``max_players`` (no item is written by every registration).
+
+Terminating a running tournament records who, when and why, and starts the
+recovery workflow (rule 17); before the start it cancels the tournament and
+refunds everyone in full.
+"""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
+from tourney.domain.errors import Conflict, InvalidConfiguration, StaleVersion
+from tourney.domain.registration import TournamentStatus
+from tourney.domain.structure import AddOn, RebuyPeriod, TournamentConfig, TournamentFormat
 from tourney.services.commands import CreateTournament
 from tourney.services.deps import Deps
+from tourney.services.records import CounterShard, TournamentRecord
+from tourney.services.tables import retrying
 from tourney.services.views import Created, Terminated
+
+MAX_SHARDS = 50
+SEATS_PER_SHARD = 1_000
+
+
+def shard_caps(max_players: int) -> tuple[int, ...]:
+    """Caps of the registration counter shards, adding up to ``max_players``.
+
+    >>> shard_caps(9), sum(shard_caps(250_000)), len(shard_caps(250_000))
+    ((9,), 250000, 50)
+    """
+    n = max(1, min(MAX_SHARDS, max_players // SEATS_PER_SHARD))
+    return tuple(max_players // n + (1 if i < max_players % n else 0) for i in range(n))
+
+
+def config_from(command: CreateTournament) -> TournamentConfig:
+    overrides: dict[str, Any] = {"guarantee": command.guarantee}
+    for name in (
+        "max_players",
+        "min_players",
+        "seats_per_table",
+        "starting_stack",
+        "level_minutes",
+        "decision_seconds",
+    ):
+        value = getattr(command, name)
+        if value is not None:
+            overrides[name] = value
+    if command.rebuy_levels is not None:
+        overrides["rebuy_periods"] = (RebuyPeriod(*command.rebuy_levels),)
+    if command.add_on_chips is not None:
+        overrides["add_on"] = AddOn(command.add_on_chips)
+    if command.payout_percent:
+        overrides["payout_percent"] = tuple(command.payout_percent)
+    try:
+        return TournamentConfig.for_format(
+            command.format, buy_in=command.buy_in, entry_fee=command.entry_fee, **overrides
+        )
+    except (ValueError, TypeError) as bad:
+        raise InvalidConfiguration(str(bad)) from None
 
 
 class AdminService:
@@ -12,7 +70,72 @@ class AdminService:
         self._d = deps
 
     def create_tournament(self, command: CreateTournament) -> Created:
-        raise NotImplementedError
+        """Create and announce (RULES.md, rule 2); the same ``tournament_id`` again answers the first creation."""
+        now = self._d.clock.now()
+        config = config_from(command)
+        announce_at = command.announce_at or now
+        if config.format is TournamentFormat.SNG:
+            if command.start_at is not None:
+                raise InvalidConfiguration("a Sit&Go has no start time: it starts when full")
+        elif command.start_at is None or command.start_at <= announce_at:
+            raise InvalidConfiguration("a scheduled tournament needs a start time after its announcement")
+        if not command.name.strip():
+            raise InvalidConfiguration("a tournament needs a name")
+        tid = command.tournament_id or f"t-{self._d.rng.getrandbits(48):012x}"
+        caps = shard_caps(config.max_players)
+        record = TournamentRecord(
+            tournament_id=tid,
+            name=command.name.strip(),
+            config=config,
+            status=TournamentStatus.REGISTERING,
+            announce_at=announce_at,
+            start_at=command.start_at,
+            created_at=now,
+            created_by=command.operator,
+            registration_shards=len(caps),
+            house_shards=len(caps),
+        )
+        uow = self._d.store.unit_of_work()
+        uow.save(record)
+        for i, cap in enumerate(caps):
+            uow.save(CounterShard(tid, i, cap))
+        try:
+            uow.commit()
+        except StaleVersion:
+            existing = self._d.store.tournaments.get(tid)
+            if (existing.name, existing.config, existing.start_at) != (record.name, record.config, record.start_at):
+                raise Conflict(f"tournament {tid} exists with another configuration") from None
+            record = existing
+        if record.start_at is not None:
+            self._d.start_scheduler.schedule(tid, record.start_at)
+        return Created(tid, str(record.status_at(now)), record.start_at)
 
     def terminate(self, tid: str, operator: str, reason: str) -> Terminated:
-        raise NotImplementedError
+        """Terminate (rule 17; recovery takes over) or, before the start, cancel with full refunds (rule 17.6)."""
+        from tourney.services.start import refund_everyone
+
+        def attempt() -> Terminated:
+            now = self._d.clock.now()
+            record = self._d.store.tournaments.get(tid)
+            if record.status is TournamentStatus.TERMINATED:
+                return Terminated(tid, str(record.status), record.terminated_at)
+            if record.status is TournamentStatus.REGISTERING:
+                refund_everyone(self._d, tid)
+                self._d.start_scheduler.cancel(tid)
+                return Terminated(tid, str(TournamentStatus.CANCELLED), None)
+            if record.status is not TournamentStatus.RUNNING:
+                raise Conflict(f"{tid} is {record.status}: there is nothing to terminate")
+            ended = replace(
+                record,
+                status=TournamentStatus.TERMINATED,
+                terminated_at=now,
+                terminated_by=operator,
+                termination_reason=reason,
+            )
+            uow = self._d.store.unit_of_work()
+            uow.save(ended)
+            uow.commit()
+            self._d.workflows.recover(tid)
+            return Terminated(tid, str(ended.status), now)
+
+        return retrying(self._d, attempt)

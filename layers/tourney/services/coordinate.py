@@ -1,10 +1,39 @@
-"""The coordinator (one ordered stream per tournament): places, prizes, balancing, breaking, the next deal."""
+"""The coordinator: one ordered stream per tournament (SQS FIFO), places, prizes, balancing, the next deal.
+
+``on_hand_ended`` processes the end of one hand at one table, once: the
+table's ``coordinated_hand`` records the last hand processed, so a duplicate
+delivery finds it and changes nothing. Everything one hand end decides is
+written in one unit of work: the coordinator's state (its version), the
+table, every table a move touches (both ends of a move, atomically), the
+entrants moved or placed, the hand's history, and the ledger entries (the
+overlay when prizes are fixed, each prize the moment its place is decided).
+
+In a rebuy period the players who bust keep their seats with no chips and
+have the decision time to rebuy (RULES.md, Rebuys): the hand end is then
+processed in two steps. ``HandEnded`` writes the history and opens the
+window (a ``RebuyDue`` time-out); ``RebuyClosed`` (the time ran out, or every
+bust-out rebought) eliminates those still without chips and does the rest.
+The table is between hands the whole time, so moves stay legal.
+"""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import datetime
+
+from tourney.domain.balancing import seat_moves
+from tourney.domain.errors import NotFound
+from tourney.domain.ledger import pool_account
+from tourney.domain.prizes import BustOut
+from tourney.domain.registration import TournamentStatus
+from tourney.domain.seating import draw_final_table
+from tourney.domain.table import Table
+from tourney.domain.tournament import TournamentState
 from tourney.services.deps import Deps
-from tourney.services.messages import HandEnded, RebuyClosed
-from tourney.services.views import Coordinated
+from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue
+from tourney.services.records import CoordinatorRecord, EntrantRecord, HandRecord, Record, TableRecord
+from tourney.services.tables import after_write, deal, push_table, retrying
+from tourney.services.views import Coordinated, PlaceView
 
 
 class CoordinatorService:
@@ -12,4 +41,200 @@ class CoordinatorService:
         self._d = deps
 
     def on_hand_ended(self, message: HandEnded | RebuyClosed) -> Coordinated:
-        raise NotImplementedError
+        """Process one message of the coordinator's stream; a duplicate or stale one changes nothing."""
+        return retrying(self._d, lambda: self._once(message))
+
+    def _once(self, m: HandEnded | RebuyClosed) -> Coordinated:
+        d = self._d
+        store = d.store
+        tid = m.tournament_id
+        duplicate = Coordinated(tid, m.table, m.hand, duplicate=True)
+        try:
+            record = store.tables.get(tid, m.table)
+        except NotFound:
+            return duplicate
+        coordinator = store.coordinators.get(tid)
+        if coordinator is None or coordinator.state.status is not TournamentStatus.RUNNING:
+            return duplicate
+        table = record.table
+        if (
+            record.coordinated_hand >= m.hand
+            or table.hand_number != m.hand
+            or table.hand_in_progress
+            or record.closed
+            or table.last_hand_ended is None
+        ):
+            return duplicate
+        state = coordinator.state
+        now = d.clock.now()
+        writes: dict[tuple[str, ...], Record] = {}
+        if isinstance(m, HandEnded):
+            if record.rebuy_pending:
+                return duplicate  # the first step of this hand end was done: the window is open
+            writes[("hand",)] = self._history(record, now)
+            record = self._add_pending_chips(record)
+            held = self._held_without_chips(record)
+            if held and state.rebuys_open(now):
+                record = replace(record, rebuy_pending=held, updated_at=now)
+                uow = store.unit_of_work()
+                uow.save(writes[("hand",)])
+                uow.save(record)
+                uow.commit()
+                d.timers.arm(RebuyDue(tournament_id=tid, table=m.table, hand=m.hand), state.config.decision_seconds)
+                for player in held:
+                    d.pushes.to_player(player, {"event": "rebuy_offered", "tournament_id": tid, "table": m.table})
+                return Coordinated(tid, m.table, m.hand, waiting_for_rebuys=held)
+        elif not record.rebuy_pending:
+            return duplicate
+        else:
+            record = self._add_pending_chips(record)
+        return self._settle(coordinator, record, writes, now)
+
+    # -- the hand's end, settled ---------------------------------------------------
+
+    def _settle(
+        self,
+        coordinator: CoordinatorRecord,
+        record: TableRecord,
+        writes: dict[tuple[str, ...], Record],
+        now: datetime,
+    ) -> Coordinated:
+        d = self._d
+        store = d.store
+        tid = record.tournament_id
+        state: TournamentState = coordinator.state
+        table = record.table
+        ended = table.last_hand_ended
+        assert ended is not None
+        busted = []
+        for occupant in ended.busted:
+            sitting = table.players.get(occupant.seat)
+            if sitting == occupant.player:
+                if table.stack(occupant.seat) > 0:
+                    continue  # rebought
+                table.remove_player(occupant.player)
+            busted.append(BustOut(occupant.player, ended.starting_stacks[occupant.seat]))
+        survivors = tuple(table.active.values())
+        result = state.hand_ended(
+            record.table_id, busted, survivors, now, lambda: store.ledger.balance(pool_account(tid))
+        )
+        decision = result.decision
+        record = replace(record, coordinated_hand=table.hand_number, rebuy_pending=(), updated_at=now)
+        tables: dict[str, TableRecord] = {record.table_id: record}
+
+        def table_of(table_id: str) -> TableRecord:
+            if table_id not in tables:
+                tables[table_id] = store.tables.get(tid, table_id)
+            return tables[table_id]
+
+        entrants: dict[str, EntrantRecord] = {}
+
+        def entrant_of(player: str) -> EntrantRecord:
+            if player not in entrants:
+                found = store.entrants.get(tid, player)
+                if found is None:
+                    raise NotFound(f"{player} is not an entrant of {tid}")
+                entrants[player] = found
+            return entrants[player]
+
+        for placing in result.placings:
+            entrants[placing.player_id] = replace(entrant_of(placing.player_id), placing=placing, placed_at=now)
+        involved = {mv.from_table for mv in decision.moves} | {mv.to_table for mv in decision.moves}
+        views = {t: table_of(t).table.table_seats() for t in involved}
+        for change in seat_moves(decision.moves, views, state.config.seats_per_table):
+            seated = table_of(change.from_table).table.remove_player(change.player)
+            table_of(change.to_table).table.seat_player(change.player, change.to_seat, seated.stack, away=seated.away)
+            entrants[change.player] = replace(entrant_of(change.player), table_id=change.to_table)
+        for broken in decision.broken:
+            tables[broken] = replace(table_of(broken), closed=True, updated_at=now)
+        if decision.final_table is not None:
+            final = table_of(decision.final_table)
+            self._redraw(final.table, state)
+        to_deal: list[str] = []
+        if decision.finished:
+            tables[record.table_id] = replace(tables[record.table_id], closed=True)
+        else:
+            candidates = [record.table_id] if decision.deals else []
+            candidates += list(decision.resumed)
+            if decision.final_table is not None:
+                candidates.append(decision.final_table)
+            for table_id in dict.fromkeys(candidates):
+                current = table_of(table_id)
+                if current.closed or current.table.hand_in_progress:
+                    continue
+                if table_id != record.table_id and current.coordinated_hand < current.table.hand_number:
+                    continue  # its own hand end is on the way: it deals then
+                dealt = deal(d, current, state, now)
+                if dealt is not None:
+                    tables[table_id] = dealt
+                    to_deal.append(table_id)
+        uow = store.unit_of_work()
+        for write in writes.values():
+            uow.save(write)
+        uow.save(replace(coordinator, state=state))
+        for current in tables.values():
+            uow.save(current)
+        for entrant in entrants.values():
+            uow.save(entrant)
+        uow.post(result.entries)
+        if decision.finished:
+            t = store.tournaments.get(tid)
+            uow.save(replace(t, status=TournamentStatus.FINISHED, ended_at=now))
+        uow.commit()
+        for table_id, current in tables.items():
+            stored = replace(current, version=current.version + 1)
+            if table_id in to_deal:
+                after_write(d, stored, "hand_dealt", state)
+            else:
+                push_table(d, stored, "table_changed", state)
+        places = tuple(PlaceView(p.player_id, p.place, p.prize) for p in result.placings)
+        for p in result.placings:
+            d.pushes.to_player(p.player_id, {"event": "placed", "tournament_id": tid, **p.__dict__})
+        return Coordinated(
+            tid,
+            record.table_id,
+            table.hand_number,
+            placed=places,
+            moves=len(decision.moves),
+            dealt=tuple(to_deal),
+            finished=decision.finished,
+        )
+
+    def _redraw(self, table: Table, state: TournamentState) -> None:
+        """The final table: every seat drawn again, then the button by cards (RULES.md, rule 12)."""
+        seated = {player: table.remove_player(player) for player in table.players.values()}
+        for seat, player in draw_final_table(list(seated), state.config.seats_per_table, self._d.rng):
+            table.seat_player(player, seat, seated[player].stack, away=seated[player].away)
+        table.draw_button(rng=self._d.rng)
+
+    def _history(self, record: TableRecord, now: datetime) -> HandRecord:
+        table = record.table
+        ended = table.last_hand_ended
+        assert table.hand is not None and ended is not None
+        return HandRecord(
+            tournament_id=record.tournament_id,
+            table_id=record.table_id,
+            hand_number=table.hand_number,
+            hand=table.hand.to_dict(),
+            players=dict(ended.players),
+            seat_count=table.seat_count,
+            level=record.level,
+            dealt_at=record.dealt_at or now,
+            ended_at=now,
+        )
+
+    @staticmethod
+    def _add_pending_chips(record: TableRecord) -> TableRecord:
+        """Chips bought during the hand by players dealt in, added now that it is over."""
+        kept: list[tuple[str, int]] = []
+        for player, chips in record.pending_chips:
+            if player in record.table.players.values():
+                record.table.add_chips(player, chips)
+            else:
+                kept.append((player, chips))
+        return replace(record, pending_chips=tuple(kept))
+
+    @staticmethod
+    def _held_without_chips(record: TableRecord) -> tuple[str, ...]:
+        table = record.table
+        return tuple(sp.player for seat, sp in table.seats.items() if sp.stack == 0)

@@ -1,8 +1,30 @@
-"""Play: actions at a player's own seat, rebuys, add-ons, away and back (RULES.md, rules 9, 16; Rebuys)."""
+"""Play: actions at a player's own seat, rebuys, add-ons, away and back (RULES.md, rules 9, 16; Rebuys).
+
+An action is one strongly consistent read of the table, the rule applied in
+the domain (``Table.act``), and one conditional write on the table's version.
+Then: the hand ended -> ``HandEnded`` to the coordinator, else the next
+decision's time-out is armed; then the pushes. A write that lost a race is
+read and applied again: if another action took the decision meanwhile, the
+domain answers ``StaleAction`` (a ``StaleVersion``), so of two actions racing
+for one decision exactly one wins.
+
+Rebuys and add-ons are paid at once (the ledger entries, the entrant's record
+and the table in one unit of work); the chips are added at once when the
+buyer is not dealt in the hand in progress, else when it ends (the
+coordinator adds ``pending_chips``), so nobody's stack changes in a hand.
+"""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from tourney.domain.errors import IllegalAction, NoHandInProgress, NotFound, NotSeated
+from tourney.domain.fees import Purchase, split_payment
+from tourney.domain.hand import ActionKind
 from tourney.services.deps import Deps
+from tourney.services.messages import RebuyClosed, TimeoutDue
+from tourney.services.records import EntrantRecord, TableRecord
+from tourney.services.tables import after_write, push_table, retrying
 from tourney.services.views import ActionOutcome, PresenceView, PurchaseView
 
 
@@ -13,16 +35,129 @@ class PlayService:
     def act(
         self, tid: str, table: str, player: str, hand: int, seq: int, action: str, amount: int | None = None
     ) -> ActionOutcome:
-        raise NotImplementedError
+        """Apply ``player``'s decision at their own seat of ``table`` (CONTRACT.md, actions)."""
+        try:
+            kind = ActionKind(action)
+        except ValueError:
+            raise IllegalAction(f"unknown action {action!r}") from None
+
+        def attempt() -> ActionOutcome:
+            record = self._d.store.tables.get(tid, table)
+            if record.closed:
+                raise NoHandInProgress(f"table {table} is closed")
+            record.table.act(player, kind, amount, hand=hand, seq=seq)
+            fresh = replace(record, updated_at=self._d.clock.now())
+            uow = self._d.store.unit_of_work()
+            uow.save(fresh)
+            uow.commit()
+            stored = replace(fresh, version=fresh.version + 1)
+            after_write(self._d, stored, "action", self._state(tid))
+            return outcome(stored, hand, seq, action, amount)
+
+        return retrying(self._d, attempt)
+
+    def _state(self, tid: str):  # type: ignore[no-untyped-def]
+        coordinator = self._d.store.coordinators.get(tid)
+        return coordinator.state if coordinator is not None else None
+
+    def _entrant_table(self, tid: str, player: str) -> tuple[EntrantRecord, TableRecord]:
+        entrant = self._d.store.entrants.get(tid, player)
+        if entrant is None or entrant.table_id is None:
+            raise NotSeated(f"{player} has no seat in {tid}")
+        return entrant, self._d.store.tables.get(tid, entrant.table_id)
 
     def rebuy(self, tid: str, player: str) -> PurchaseView:
-        raise NotImplementedError
+        """Buy the starting stack again during a rebuy period, at or below the starting stack (RULES.md, Rebuys)."""
+        return retrying(self._d, lambda: self._purchase(tid, player, Purchase.REBUY))
 
     def add_on(self, tid: str, player: str) -> PurchaseView:
-        raise NotImplementedError
+        """Buy the add-on once, in the level after the last rebuy period (``TournamentState`` reading)."""
+        return retrying(self._d, lambda: self._purchase(tid, player, Purchase.ADD_ON))
+
+    def _purchase(self, tid: str, player: str, purchase: Purchase) -> PurchaseView:
+        d = self._d
+        now = d.clock.now()
+        coordinator = d.store.coordinators.get(tid)
+        if coordinator is None:
+            raise NotFound(f"{tid} is not running")
+        state = coordinator.state
+        entrant, record = self._entrant_table(tid, player)
+        table = record.table
+        seat = table.seat_of(player)
+        contribution = replace(entrant.contribution)
+        if purchase is Purchase.REBUY:
+            entries = state.rebuy(contribution, table.stack(seat), now, eliminated=entrant.eliminated)
+            chips = state.config.chips_per_rebuy
+        else:
+            entries = state.add_on(contribution, now, eliminated=entrant.eliminated)
+            assert state.config.add_on is not None
+            chips = state.config.add_on.chips
+        pending = table.in_hand(player)
+        rebuy_pending = record.rebuy_pending
+        if pending:
+            fresh = replace(record, pending_chips=(*record.pending_chips, (player, chips)), updated_at=now)
+        else:
+            table.add_chips(player, chips)
+            rebuy_pending = tuple(p for p in record.rebuy_pending if p != player)
+            fresh = replace(record, rebuy_pending=rebuy_pending, updated_at=now)
+        uow = d.store.unit_of_work()
+        uow.post(entries)
+        uow.save(replace(entrant, contribution=contribution))
+        uow.save(fresh)
+        uow.commit()
+        if record.rebuy_pending and not rebuy_pending:
+            d.coordination.rebuy_closed(RebuyClosed(tournament_id=tid, table=record.table_id, hand=table.hand_number))
+        push_table(d, replace(fresh, version=fresh.version + 1), str(purchase), state)
+        paid = split_payment(purchase, state.config.buy_in, state.config.entry_fee).paid
+        return PurchaseView(tid, player, str(purchase), paid, chips, pending)
 
     def away(self, tid: str, player: str) -> PresenceView:
-        raise NotImplementedError
+        """Mark oneself away: dealt in, posting, acted for on time-out with the short time (rule 16)."""
+        return retrying(self._d, lambda: self._presence(tid, player, away=True))
 
     def back(self, tid: str, player: str) -> PresenceView:
-        raise NotImplementedError
+        """Come back at any moment: one acts oneself from the next decision on (rule 16)."""
+        return retrying(self._d, lambda: self._presence(tid, player, away=False))
+
+    def _presence(self, tid: str, player: str, *, away: bool) -> PresenceView:
+        d = self._d
+        _, record = self._entrant_table(tid, player)
+        if away:
+            record.table.set_away(player)
+        else:
+            record.table.come_back(player)
+        fresh = replace(record, updated_at=d.clock.now())
+        uow = d.store.unit_of_work()
+        uow.save(fresh)
+        uow.commit()
+        stored = replace(fresh, version=fresh.version + 1)
+        state = self._state(tid)
+        awaiting = stored.table.awaiting(
+            normal=state.config.decision_seconds if state else 15,
+            when_away=state.config.away_decision_seconds if state else 5,
+        )
+        if not away and awaiting is not None and awaiting.player == player:
+            # The away time-out armed for this decision is now stale: arm a full-length one.
+            due = TimeoutDue(
+                tournament_id=tid, table=record.table_id, hand=awaiting.hand, seq=awaiting.seq, seat=awaiting.seat
+            )
+            d.timers.arm(due, awaiting.seconds)
+        push_table(d, stored, "away" if away else "back", state)
+        return PresenceView(tid, player, record.table_id, away)
+
+
+def outcome(record: TableRecord, hand: int, seq: int, action: str, amount: int | None) -> ActionOutcome:
+    table = record.table
+    played = table.hand
+    over = played is None or played.is_over or table.hand_number != hand
+    awaiting = table.awaiting()
+    return ActionOutcome(
+        tournament_id=record.tournament_id,
+        table=record.table_id,
+        hand=hand,
+        seq=seq,
+        action=action,
+        amount=amount,
+        hand_over=over,
+        next_to_act=awaiting.seat if awaiting is not None and not over else None,
+    )

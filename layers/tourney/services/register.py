@@ -1,9 +1,57 @@
-"""Registration and unregistration (RULES.md, rules 2, 3, 4), sharded for 1,000 registrations a second."""
+"""Registration and unregistration (RULES.md, rules 2, 3, 4), designed for 1,000 registrations a second.
+
+A registration is one unit of work: the ledger entries (wallet -> pool and
+house, keyed ``register:<t>:<player>:<n>``), the player's registration
+record, and either an atomic add to one registration counter shard (whose
+caps add up to ``max_players``) or, when every shard is full, the waiting
+list (at most 10, conditional on every shard being unchanged, so a seat freed
+at the same moment is never missed). No item is written by every
+registration: the tournament item is only read, each shard takes a share,
+house revenue is sharded by player (``ledger.house_shard``) and the pool's
+balance may be spread by the ledger adapter (``ports.py``).
+
+Registration closes at the start: the start seals every shard and the
+waiting list, so a registration racing the start either commits before the
+seal (and is in the field) or fails (``RegistrationClosed``).
+"""
 
 from __future__ import annotations
 
+import zlib
+from dataclasses import replace
+from datetime import datetime
+
+from tourney.domain.errors import AlreadyRegistered, NotRegistered, RegistrationClosed, WaitingListFull
+from tourney.domain.fees import Purchase, purchase_entries, refund_entry, split_payment
+from tourney.domain.ledger import player_account
+from tourney.domain.registration import TournamentStatus
+from tourney.domain.structure import TournamentFormat
 from tourney.services.deps import Deps
+from tourney.services.records import CounterShard, RegistrationRecord, RegistrationState, TournamentRecord
+from tourney.services.tables import retrying
 from tourney.services.views import RegistrationView, UnregistrationView
+
+ACTIVE = (RegistrationState.REGISTERED, RegistrationState.WAITLISTED)
+
+
+def is_open(record: TournamentRecord, now: datetime) -> bool:
+    """Registering and unregistering are possible (RULES.md, rule 2)."""
+    return (
+        record.status is TournamentStatus.REGISTERING
+        and record.announce_at <= now
+        and (record.start_at is None or now < record.start_at)
+    )
+
+
+def first_open_shard(shards: list[CounterShard], player: str) -> CounterShard | None:
+    """A shard with room, starting from the player's own (spreads concurrent registrations)."""
+    if not shards:
+        return None
+    start = zlib.crc32(player.encode()) % len(shards)
+    for shard in shards[start:] + shards[:start]:
+        if not shard.full and not shard.sealed:
+            return shard
+    return None
 
 
 class RegistrationService:
@@ -11,7 +59,123 @@ class RegistrationService:
         self._d = deps
 
     def register(self, tid: str, player: str, key: str = "") -> RegistrationView:
-        raise NotImplementedError
+        """Register and pay ``buy_in + entry_fee`` atomically (RULES.md, rules 2, 3); a Sit&Go filling up starts.
+
+        Registered while the field has room, else wait-listed (at most 10). The
+        same ``key`` again answers the first registration and moves nothing.
+        """
+        return retrying(self._d, lambda: self._register(tid, player, key))
+
+    def _register(self, tid: str, player: str, key: str) -> RegistrationView:
+        store = self._d.store
+        now = self._d.clock.now()
+        t = store.tournaments.get(tid)
+        config = t.config
+        paid = split_payment(Purchase.BUY_IN, config.buy_in, config.entry_fee).paid
+        existing = store.registrations.get(tid, player)
+        if existing is not None and existing.state in ACTIVE:
+            if key and existing.key == key:
+                return self._view(existing, paid)
+            raise AlreadyRegistered(f"{player} is already {existing.state} in {tid}")
+        if not is_open(t, now):
+            raise RegistrationClosed(f"registration for {tid} is not open")
+        shards = list(store.registrations.shards(tid))
+        if any(s.sealed for s in shards):
+            raise RegistrationClosed(f"registration for {tid} closed at its start")
+        number = (existing.number if existing else 0) + 1
+        uow = store.unit_of_work()
+        uow.post(
+            purchase_entries(
+                f"register:{tid}:{player}:{number}",
+                Purchase.BUY_IN,
+                tid,
+                player,
+                config.buy_in,
+                config.entry_fee,
+                now,
+                t.house_shards,
+            )
+        )
+        shard = first_open_shard(shards, player)
+        if shard is not None:
+            uow.bump(shard, 1)
+            state, shard_no = RegistrationState.REGISTERED, shard.shard
+        else:
+            waiting = store.registrations.waiting_list(tid)
+            if waiting.sealed:
+                raise RegistrationClosed(f"registration for {tid} closed at its start")
+            if len(waiting.players) >= config.waiting_list_size:
+                raise WaitingListFull(
+                    f"{tid} is full: {config.max_players} registered and {config.waiting_list_size} waiting"
+                )
+            for s in shards:
+                uow.check(s)
+            uow.save(replace(waiting, players=(*waiting.players, player)))
+            state, shard_no = RegistrationState.WAITLISTED, None
+        record = RegistrationRecord(
+            tid, player, state, number, now, shard_no, key, existing.version if existing is not None else 0
+        )
+        uow.save(record)
+        uow.commit()
+        if config.format is TournamentFormat.SNG and state is RegistrationState.REGISTERED:
+            counted = sum(s.count for s in store.registrations.shards(tid))
+            if counted >= config.max_players:
+                self._d.workflows.start_tournament(tid)
+        return self._view(replace(record, version=record.version + 1), paid)
+
+    def _view(self, record: RegistrationRecord, paid: int) -> RegistrationView:
+        position = None
+        if record.state is RegistrationState.WAITLISTED:
+            players = self._d.store.registrations.waiting_list(record.tournament_id).players
+            position = players.index(record.player_id) + 1 if record.player_id in players else None
+        return RegistrationView(record.tournament_id, record.player_id, str(record.state), position, paid)
 
     def unregister(self, tid: str, player: str) -> UnregistrationView:
-        raise NotImplementedError
+        """Leave before the start, refunded in full; the first wait-listed player takes the place (rules 3, 4)."""
+        return retrying(self._d, lambda: self._unregister(tid, player))
+
+    def _unregister(self, tid: str, player: str) -> UnregistrationView:
+        store = self._d.store
+        now = self._d.clock.now()
+        t = store.tournaments.get(tid)
+        record = store.registrations.get(tid, player)
+        if record is None or record.state not in ACTIVE:
+            raise NotRegistered(f"{player} is not registered in {tid}")
+        if not is_open(t, now):
+            raise RegistrationClosed(f"{tid} has started: unregistering is closed")
+        config = t.config
+        refund = refund_entry(
+            f"refund:{tid}:{player}:{record.number}",
+            Purchase.BUY_IN,
+            tid,
+            player,
+            config.buy_in,
+            config.entry_fee,
+            now,
+            t.house_shards,
+        )
+        uow = store.unit_of_work()
+        if refund is not None:
+            uow.post([refund])
+        waiting = store.registrations.waiting_list(tid)
+        if waiting.sealed:
+            raise RegistrationClosed(f"{tid} has started: unregistering is closed")
+        promoted: str | None = None
+        if record.state is RegistrationState.WAITLISTED:
+            uow.save(replace(waiting, players=tuple(p for p in waiting.players if p != player)))
+        elif waiting.players:
+            promoted = waiting.players[0]
+            moving = store.registrations.get(tid, promoted)
+            assert moving is not None
+            uow.save(replace(waiting, players=waiting.players[1:]))
+            uow.save(replace(moving, state=RegistrationState.REGISTERED, shard=record.shard))
+        else:
+            shard = next(s for s in store.registrations.shards(tid) if s.shard == record.shard)
+            uow.bump(shard, -1)
+            uow.check(waiting)
+        uow.save(replace(record, state=RegistrationState.UNREGISTERED, shard=None))
+        uow.commit()
+        return UnregistrationView(tid, player, refund.amount_for(player_account(player)) if refund else 0, promoted)
+
+
+__all__ = ["RegistrationService", "first_open_shard", "is_open"]

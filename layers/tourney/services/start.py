@@ -1,12 +1,107 @@
-"""The start workflow's steps (RULES.md, rules 2, 3, 5, 6): close registration, seat, deal."""
+"""The start workflow's steps (RULES.md, rules 2, 3, 5, 6): close registration, seat the tables, deal.
+
+* ``start_due``: the schedule fired (or a Sit&Go filled): start the workflow.
+* ``close_registration``: seal the counter shards and the waiting list (no
+  registration gets in after this), refund the waiting list, or cancel and
+  refund everyone below ``min_players``; draw the tables and seats with the
+  secure generator and store the draw in batches of ``BATCH_TABLES`` tables
+  (``SeatingPlan``), then the coordinator's state and the tournament
+  (running). Each part is idempotent: a retried step finds what it wrote.
+* ``seat_batch``: write one batch's tables, each with its button drawn by
+  cards, and the entrants' records.
+* ``deal_first_hands``: start the clock (``started_at``: the first hand dealt)
+  and deal the first hand at each table, arming the time-outs.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
+from tourney.domain.errors import NotFound, NotStartedYet, StaleVersion
+from tourney.domain.fees import Purchase, refund_entry
+from tourney.domain.registration import TournamentStatus
+from tourney.domain.seating import draw_start
+from tourney.domain.structure import TournamentFormat
+from tourney.domain.table import Table
+from tourney.domain.tournament import TournamentState, entry_contribution
 from tourney.services.deps import Deps
 from tourney.services.messages import StartPlan
+from tourney.services.records import (
+    CoordinatorRecord,
+    EntrantRecord,
+    RegistrationState,
+    SeatingPlan,
+    TableRecord,
+)
+from tourney.services.tables import after_write, deal, retrying
 from tourney.services.views import BatchSeated, HandsDealt, StartDue
+
+BATCH_TABLES = 50
+REFUNDS_PER_UNIT = 15
+"""Refunds per unit of work (each is an entry, its accounts and a registration: under 100 items)."""
+
+
+def refund_registrations(deps: Deps, tid: str, states: Sequence[RegistrationState]) -> int:
+    """Refund buy-in and fee in full to every registration in ``states`` (rules 3, 4, 17.6); idempotent by key."""
+    store = deps.store
+    t = store.tournaments.get(tid)
+    config = t.config
+    now = deps.clock.now()
+    due = [r for r in store.registrations.list(tid) if r.state in states]
+    for i in range(0, len(due), REFUNDS_PER_UNIT):
+        uow = store.unit_of_work()
+        for r in due[i : i + REFUNDS_PER_UNIT]:
+            entry = refund_entry(
+                f"refund:{tid}:{r.player_id}:{r.number}",
+                Purchase.BUY_IN,
+                tid,
+                r.player_id,
+                config.buy_in,
+                config.entry_fee,
+                now,
+                t.house_shards,
+            )
+            if entry is not None:
+                uow.post([entry])
+            uow.save(replace(r, state=RegistrationState.REFUNDED, shard=None))
+        uow.commit()
+    return len(due)
+
+
+def seal_registration(deps: Deps, tid: str) -> None:
+    """Seal every counter shard and the waiting list: registration is closed from this commit on."""
+
+    def attempt() -> None:
+        store = deps.store
+        uow = store.unit_of_work()
+        for shard in store.registrations.shards(tid):
+            if not shard.sealed:
+                uow.save(replace(shard, sealed=True))
+        waiting = store.registrations.waiting_list(tid)
+        if not waiting.sealed:
+            uow.save(replace(waiting, sealed=True))
+        uow.commit()
+
+    retrying(deps, attempt)
+
+
+def refund_everyone(deps: Deps, tid: str) -> int:
+    """Cancel before the start: seal, refund every registered and wait-listed player, mark cancelled (17.6)."""
+    seal_registration(deps, tid)
+    refunded = refund_registrations(deps, tid, (RegistrationState.REGISTERED, RegistrationState.WAITLISTED))
+
+    def attempt() -> None:
+        t = deps.store.tournaments.get(tid)
+        if t.status is TournamentStatus.CANCELLED:
+            return
+        uow = deps.store.unit_of_work()
+        now = deps.clock.now()
+        uow.save(replace(t, status=TournamentStatus.CANCELLED, closed_at=now, ended_at=now))
+        uow.commit()
+
+    retrying(deps, attempt)
+    return refunded
 
 
 class StartService:
@@ -14,13 +109,162 @@ class StartService:
         self._d = deps
 
     def start_due(self, tid: str) -> StartDue:
-        raise NotImplementedError
+        """Start the start workflow if the tournament is due (its start time, or a Sit&Go full)."""
+        store = self._d.store
+        t = store.tournaments.get(tid)
+        if t.status is not TournamentStatus.REGISTERING:
+            return StartDue(tid, False, f"it is {t.status}")
+        if t.config.format is TournamentFormat.SNG:
+            counted = sum(s.count for s in store.registrations.shards(tid))
+            if counted < t.config.max_players:
+                return StartDue(tid, False, f"{counted} of {t.config.max_players} registered")
+        elif t.start_at is None or self._d.clock.now() < t.start_at:
+            return StartDue(tid, False, "not yet")
+        self._d.workflows.start_tournament(tid)
+        return StartDue(tid, True)
 
     def close_registration(self, tid: str) -> StartPlan:
-        raise NotImplementedError
+        """Close registration and plan the tables (RULES.md, rules 2, 3, 5); cancel below ``min_players``."""
+        d = self._d
+        store = d.store
+        t = store.tournaments.get(tid)
+        if t.status is TournamentStatus.RUNNING and t.batches:
+            return StartPlan(
+                tournament_id=tid, status="running", batches=list(range(t.batches)), tables=t.tables_at_start,
+                players=t.players_at_start,
+            )  # fmt: skip
+        if t.status is TournamentStatus.CANCELLED:
+            return StartPlan(tournament_id=tid, status="cancelled")
+        if t.status is not TournamentStatus.REGISTERING:
+            raise NotStartedYet(f"{tid} is {t.status}")
+        now = d.clock.now()
+        config = t.config
+        if config.format is TournamentFormat.SNG:
+            if sum(s.count for s in store.registrations.shards(tid)) < config.max_players:
+                raise NotStartedYet(f"the Sit&Go {tid} is not full")
+        elif t.start_at is None or now < t.start_at:
+            raise NotStartedYet(f"{tid} starts at {t.start_at}")
+        seal_registration(d, tid)
+        players = sorted(r.player_id for r in store.registrations.list(tid, RegistrationState.REGISTERED))
+        if len(players) < config.min_players:
+            refunded = refund_everyone(d, tid)
+            d.start_scheduler.cancel(tid)
+            return StartPlan(tournament_id=tid, status="cancelled", refunded=refunded)
+        refunded = refund_registrations(d, tid, (RegistrationState.WAITLISTED,))
+        try:
+            store.registrations.plan(tid, 0)
+            plans = self._stored_plans(tid)
+        except NotFound:
+            seatings = draw_start(players, config.seats_per_table, d.rng)
+            plans = [
+                SeatingPlan(tid, i // BATCH_TABLES, tuple(seatings[i : i + BATCH_TABLES]))
+                for i in range(0, len(seatings), BATCH_TABLES)
+            ]
+            for plan in plans:
+                uow = store.unit_of_work()
+                uow.save(plan)
+                uow.commit()
+        sizes = {str(s.table): len(s.seats) for plan in plans for s in plan.tables}
+
+        def commit_start() -> None:
+            current = store.tournaments.get(tid)
+            if current.status is TournamentStatus.RUNNING:
+                return
+            uow = store.unit_of_work()
+            if store.coordinators.get(tid) is None:
+                uow.save(CoordinatorRecord(tid, TournamentState.start(tid, config, sizes)))
+            uow.save(
+                replace(
+                    current,
+                    status=TournamentStatus.RUNNING,
+                    closed_at=now,
+                    tables_at_start=len(sizes),
+                    batches=len(plans),
+                    players_at_start=len(players),
+                )
+            )
+            uow.commit()
+
+        retrying(d, commit_start)
+        return StartPlan(
+            tournament_id=tid, status="running", batches=[p.batch for p in plans], tables=len(sizes),
+            players=len(players), refunded=refunded,
+        )  # fmt: skip
+
+    def _stored_plans(self, tid: str) -> list[SeatingPlan]:
+        plans: list[SeatingPlan] = []
+        while True:
+            try:
+                plans.append(self._d.store.registrations.plan(tid, len(plans)))
+            except NotFound:
+                return plans
 
     def seat_batch(self, tid: str, batch: int) -> BatchSeated:
-        raise NotImplementedError
+        """Write one batch's tables with their buttons drawn by cards (RULES.md, rules 5, 6), and the entrants."""
+        d = self._d
+        store = d.store
+        t = store.tournaments.get(tid)
+        config = t.config
+        plan = store.registrations.plan(tid, batch)
+        now = d.clock.now()
+        written: list[str] = []
+        for seating in plan.tables:
+            table_id = str(seating.table)
+            written.append(table_id)
+            try:
+                store.tables.get(tid, table_id)
+                continue
+            except NotFound:
+                pass
+            table = Table(seating.table, config.seats_per_table)
+            for seat, player in seating.seats:
+                table.seat_player(player, seat, config.starting_stack)
+            table.draw_button(rng=d.rng)
+            uow = store.unit_of_work()
+            uow.save(TableRecord(tid, table_id, table, level=1, updated_at=now))
+            for _, player in seating.seats:
+                uow.save(EntrantRecord(tid, player, entry_contribution(player, config), table_id))
+            try:
+                uow.commit()
+            except StaleVersion:
+                store.tables.get(tid, table_id)  # written by a retry of this step meanwhile: fine
+        return BatchSeated(tid, batch, tuple(written))
 
     def deal_first_hands(self, tid: str, tables: Sequence[str]) -> HandsDealt:
-        raise NotImplementedError
+        """Deal the first hand at ``tables``; the first deal of the tournament starts its clock (rule 17)."""
+        d = self._d
+        store = d.store
+
+        def start_clock() -> TournamentState:
+            coordinator = store.coordinators.get(tid)
+            if coordinator is None:
+                raise NotFound(f"{tid} has no tables planned")
+            state = coordinator.state
+            now = d.clock.now()
+            if state.first_hand_dealt(now):
+                t = store.tournaments.get(tid)
+                uow = store.unit_of_work()
+                uow.save(replace(coordinator, state=state))
+                uow.save(replace(t, started_at=now))
+                uow.commit()
+            return state
+
+        state = retrying(d, start_clock)
+        dealt: list[str] = []
+        for table_id in tables:
+
+            def deal_one(table_id: str = table_id) -> None:
+                record = store.tables.get(tid, table_id)
+                if record.table.hand_number > 0:
+                    return
+                fresh = deal(d, record, state, d.clock.now())
+                if fresh is None:
+                    return
+                uow = store.unit_of_work()
+                uow.save(fresh)
+                uow.commit()
+                dealt.append(table_id)
+                after_write(d, replace(fresh, version=fresh.version + 1), "hand_dealt", state)
+
+            retrying(d, deal_one)
+        return HandsDealt(tid, tuple(dealt), state.started_at)

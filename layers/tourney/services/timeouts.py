@@ -1,10 +1,25 @@
-"""Time-outs (RULES.md, rule 16): check or fold when a decision's time runs out; stale ones are no-ops."""
+"""Time-outs (RULES.md, rule 16): check or fold when a decision's time runs out; stale ones are no-ops.
+
+A ``TimeoutDue`` names the decision it was armed for (hand, ``seq``, seat);
+if the hand or the decision moved on, or it was armed for an away player who
+came back, it is stale and changes nothing (so a duplicate delivery changes
+nothing either). Otherwise the table checks or folds for the player and
+marks them away, and play continues as after an action. A ``RebuyDue`` is
+handed to the coordinator's ordered stream (``RebuyClosed``).
+"""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from tourney.domain.errors import NoHandInProgress, NotFound, NotSeated, NotYourTurn, StaleAction
 from tourney.services.deps import Deps
-from tourney.services.messages import RebuyDue, TimeoutDue
+from tourney.services.messages import RebuyClosed, RebuyDue, TimeoutDue
+from tourney.services.play import outcome
+from tourney.services.tables import after_write, retrying
 from tourney.services.views import ActionOutcome
+
+STALE = (StaleAction, NoHandInProgress, NotSeated, NotYourTurn, NotFound)
 
 
 class TimeoutService:
@@ -12,4 +27,28 @@ class TimeoutService:
         self._d = deps
 
     def on_timeout(self, message: TimeoutDue | RebuyDue) -> ActionOutcome | None:
-        raise NotImplementedError
+        """Apply the time-out, or nothing when it is stale (``None``)."""
+        if isinstance(message, RebuyDue):
+            self._d.coordination.rebuy_closed(
+                RebuyClosed(tournament_id=message.tournament_id, table=message.table, hand=message.hand)
+            )
+            return None
+        return retrying(self._d, lambda: self._timeout(message))
+
+    def _timeout(self, m: TimeoutDue) -> ActionOutcome | None:
+        d = self._d
+        try:
+            record = d.store.tables.get(m.tournament_id, m.table)
+            if record.closed:
+                return None
+            record_ = record.table.timeout(m.seat, hand=m.hand, seq=m.seq, armed_for_away=m.armed_for_away)
+        except STALE:
+            return None
+        fresh = replace(record, updated_at=d.clock.now())
+        uow = d.store.unit_of_work()
+        uow.save(fresh)
+        uow.commit()
+        stored = replace(fresh, version=fresh.version + 1)
+        coordinator = d.store.coordinators.get(m.tournament_id)
+        after_write(d, stored, "timeout", coordinator.state if coordinator else None)
+        return outcome(stored, m.hand, m.seq, str(record_.kind), None)

@@ -1,0 +1,162 @@
+"""What several services do with a table: deal its next hand, see it as one viewer, and follow a write.
+
+* :func:`deal` deals the next hand with the level of the tournament clock.
+* :func:`table_view` is the table as one viewer may see it: hole cards only
+  the viewer's own, or shown at showdown (CONTRACT.md; RULES.md, rule 16).
+* :func:`after_write` runs once a table write committed: the hand ended ->
+  ``HandEnded`` to the coordinator; a decision awaited -> its time-out armed;
+  then the pushes, one message per recipient.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
+from typing import TypeVar
+
+from tourney.domain.cards import card_str, shuffled_deck
+from tourney.domain.errors import StaleVersion
+from tourney.domain.hand import SeatStatus
+from tourney.domain.structure import TournamentFormat
+from tourney.domain.tournament import TournamentState
+from tourney.services.deps import Deps
+from tourney.services.messages import HandEnded, TimeoutDue
+from tourney.services.records import TableRecord
+from tourney.services.views import SeatView, TableView, ToAct
+
+T = TypeVar("T")
+
+
+def retrying(deps: Deps, attempt: Callable[[], T]) -> T:
+    """Run ``attempt`` (read, decide, commit) again when its commit lost a race; the last loss is raised."""
+    for _ in range(deps.retries - 1):
+        try:
+            return attempt()
+        except StaleVersion as lost:
+            if type(lost) is not StaleVersion:
+                raise  # StaleAction and kin: the request itself is stale, retrying cannot help
+    return attempt()
+
+
+def deal(deps: Deps, record: TableRecord, state: TournamentState, now: datetime) -> TableRecord | None:
+    """The record with the next hand dealt (RULES.md, rules 7, 8, 14), or None when fewer than two are active."""
+    table = record.table
+    if table.hand_in_progress or len(table.active) < 2 or record.closed or record.rebuy_pending:
+        return None
+    level = state.level(now)
+    hold = state.config.format is TournamentFormat.REBUY and state.rebuys_open(now)
+    table.start_hand(level, shuffled_deck(deps.rng), hold_busted_seats=hold)
+    return replace(record, level=level.number, dealt_at=now, updated_at=now)
+
+
+def table_view(
+    record: TableRecord, viewer: str | None, *, decision_seconds: int = 15, away_seconds: int = 5
+) -> TableView:
+    """The table as ``viewer`` sees it (None: an observer): own hole cards, and cards shown at showdown."""
+    table = record.table
+    hand = table.hand
+    in_progress = table.hand_in_progress
+    shown: dict[int, tuple[int, int]] = {}
+    if hand is not None and hand.result is not None and not hand.is_cancelled:
+        shown = dict(hand.result.shown)
+    seats: list[SeatView] = []
+    your_seat: int | None = None
+    for seat, sp in table.seats.items():
+        dealt = hand is not None and not hand.is_cancelled and seat in hand.seats
+        cards: tuple[str, ...] = ()
+        if dealt and hand is not None:
+            if sp.player == viewer and (in_progress or hand.is_over):
+                cards = tuple(card_str(c) for c in hand.hole_cards(seat))
+            elif seat in shown:
+                cards = tuple(card_str(c) for c in shown[seat])
+        if sp.player == viewer:
+            your_seat = seat
+        status = "waiting"
+        bet = 0
+        if in_progress and dealt and hand is not None:
+            status = str(hand.status(seat))
+            bet = hand.current_bet(seat)
+        seats.append(SeatView(seat, sp.player, table.stack(seat), bet, status, sp.away, cards))
+    to_act: ToAct | None = None
+    awaiting = table.awaiting(normal=decision_seconds, when_away=away_seconds)
+    if awaiting is not None and hand is not None:
+        options = hand.options()
+        to_act = ToAct(
+            seat=awaiting.seat,
+            player=awaiting.player,
+            seq=awaiting.seq,
+            seconds=awaiting.seconds,
+            to_call=options.to_call if options else 0,
+            can_check=bool(options.can_check) if options else False,
+            min_raise_to=options.min_raise_to if options else None,
+            max_raise_to=options.max_raise_to if options else None,
+        )
+    positions = table.positions
+    button, sb, bb = positions.seats() if positions is not None else (table.button_seat, None, None)
+    live = hand is not None and not hand.is_cancelled
+    return TableView(
+        tournament_id=record.tournament_id,
+        table=record.table_id,
+        hand=table.hand_number,
+        hand_in_progress=in_progress,
+        seq=hand.seq if live and hand is not None else 0,
+        street=str(hand.street) if live and hand is not None else "",
+        board=tuple(card_str(c) for c in hand.board) if live and hand is not None else (),
+        pot=hand.pot if in_progress and hand is not None else 0,
+        button=button,
+        small_blind_seat=sb,
+        big_blind_seat=bb,
+        seats=tuple(seats),
+        level=record.level,
+        to_act=to_act,
+        your_seat=your_seat,
+        closed=record.closed,
+    )
+
+
+def push_table(deps: Deps, record: TableRecord, event: str, state: TournamentState | None = None) -> None:
+    """Push the table to its connections: each seated player their own view, everyone else the observer's."""
+    seconds = state.config if state is not None else None
+    kw = (
+        {"decision_seconds": seconds.decision_seconds, "away_seconds": seconds.away_decision_seconds} if seconds else {}
+    )
+    everyone = {"event": event, "table": table_view(record, None, **kw).to_dict()}
+    personal = {
+        sp.player: {"event": event, "table": table_view(record, sp.player, **kw).to_dict()}
+        for sp in record.table.seats.values()
+    }
+    deps.pushes.to_table(record.tournament_id, record.table_id, everyone, personal)
+
+
+def after_write(deps: Deps, record: TableRecord, event: str, state: TournamentState | None = None) -> None:
+    """Follow a committed table write: the hand's end to the coordinator, or the next time-out; then the pushes."""
+    table = record.table
+    hand = table.hand
+    if hand is not None and hand.is_over and not hand.is_cancelled and record.coordinated_hand < table.hand_number:
+        deps.coordination.hand_ended(
+            HandEnded(tournament_id=record.tournament_id, table=record.table_id, hand=table.hand_number)
+        )
+    else:
+        arm(deps, record, state)
+    push_table(deps, record, event, state)
+
+
+def arm(deps: Deps, record: TableRecord, state: TournamentState | None = None) -> None:
+    """Arm the time-out of the decision awaited, if any (RULES.md, rule 16; an away player gets the short time)."""
+    normal, away = (state.config.decision_seconds, state.config.away_decision_seconds) if state else (15, 5)
+    awaiting = record.table.awaiting(normal=normal, when_away=away)
+    if awaiting is None:
+        return
+    due = TimeoutDue(
+        tournament_id=record.tournament_id,
+        table=record.table_id,
+        hand=awaiting.hand,
+        seq=awaiting.seq,
+        seat=awaiting.seat,
+        armed_for_away=awaiting.away,
+    )
+    deps.timers.arm(due, awaiting.seconds)
+
+
+__all__ = ["SeatStatus", "after_write", "arm", "deal", "push_table", "retrying", "table_view"]

@@ -1,0 +1,125 @@
+"""Drive the services like the AWS triggers would: queues drained, time-outs fired, workflows run (in memory)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from tourney.domain.hand import ActionKind
+from tourney.domain.registration import TournamentStatus
+from tourney.services.bootstrap import Services
+from tourney.services.messages import TimeoutDue
+from tourney.simulation.bots import Bot, Move, Situation, pick_style
+
+
+@dataclass
+class Driver:
+    """Runs the in-memory adapters' queues and workflows through the services, in order."""
+
+    services: Services
+    rng: random.Random = field(default_factory=lambda: random.Random(7))
+    bots: dict[str, Bot] = field(default_factory=dict)
+    timeout_chance: float = 0.02
+    actions: int = 0
+    timeouts: int = 0
+
+    @property
+    def a(self):  # type: ignore[no-untyped-def]
+        return self.services.adapters
+
+    def run_workflows(self) -> None:
+        wf = self.a.workflows
+        while wf.pending_starts:
+            tid = wf.pending_starts.popleft()
+            plan = self.services.start.close_registration(tid)
+            if plan.status != "running":
+                continue
+            tables: list[str] = []
+            for batch in plan.batches:
+                tables += self.services.start.seat_batch(tid, batch).tables
+            self.services.start.deal_first_hands(tid, tables)
+
+    def drain_coordinator(self) -> int:
+        n = 0
+        while (message := self.a.coordination.take()) is not None:
+            self.services.coordinator.on_hand_ended(message)
+            n += 1
+        return n
+
+    def fire_due_timers(self) -> int:
+        due = self.a.timers.due(self.a.clock.now())
+        for message in due:
+            self.services.timeouts.on_timeout(message)
+        return len(due)
+
+    def bot_for(self, player: str) -> Bot:
+        if player not in self.bots:
+            self.bots[player] = Bot(pick_style(self.rng), random.Random(self.rng.random()))
+        return self.bots[player]
+
+    def step(self, tid: str) -> bool:
+        """Every table awaiting a decision gets one (a bot acts, or its time runs out); False when nothing moved."""
+        moved = False
+        for record in self.a.store.tables.list(tid):
+            awaiting = record.table.awaiting()
+            hand = record.table.hand
+            if awaiting is None or hand is None or record.closed:
+                continue
+            moved = True
+            if self.rng.random() < self.timeout_chance:
+                self.timeouts += 1
+                self.services.timeouts.on_timeout(
+                    TimeoutDue(
+                        tournament_id=tid,
+                        table=record.table_id,
+                        hand=awaiting.hand,
+                        seq=awaiting.seq,
+                        seat=awaiting.seat,
+                        armed_for_away=awaiting.away,
+                    )
+                )
+            else:
+                self.actions += 1
+                kind, amount = self.decide(awaiting.player, hand, awaiting.seat)
+                self.services.play.act(tid, record.table_id, awaiting.player, awaiting.hand, awaiting.seq, kind, amount)
+            self.drain_coordinator()
+        return moved
+
+    def decide(self, player: str, hand, seat: int) -> tuple[str, int | None]:  # type: ignore[no-untyped-def]
+        options = hand.options()
+        seen = Situation(
+            hole=hand.hole_cards(seat),
+            board=hand.board,
+            stack=options.stack,
+            to_call=options.to_call,
+            pot=hand.pot,
+            min_raise_to=options.min_raise_to,
+            max_raise_to=options.max_raise_to,
+            big_blind=hand.big_blind,
+        )
+        choice = self.bot_for(player).decide(seen)
+        if choice.move is Move.RAISE:
+            kind = ActionKind.BET if options.bet == 0 and options.to_call == 0 else ActionKind.RAISE
+            return str(kind), choice.amount
+        if choice.move is Move.CHECK and options.can_check:
+            return "check", None
+        if choice.move is Move.CALL and options.can_call:
+            return "call", None
+        return ("check", None) if options.can_check else ("fold", None)
+
+    def play_to_the_end(self, tid: str, *, max_steps: int = 200_000, seconds_per_step: float = 3.0) -> None:
+        for _ in range(max_steps):
+            self.run_workflows()
+            self.drain_coordinator()
+            if self.a.store.tournaments.get(tid).status is not TournamentStatus.RUNNING:
+                return
+            if not self.step(tid):
+                # Nothing to act on: let time pass so rebuy windows and time-outs fire.
+                due = self.a.timers.next_due()
+                if due is None:
+                    raise AssertionError("the tournament is stuck: no decision awaited and no timer armed")
+                self.a.clock.set(max(due, self.a.clock.now()))
+            else:
+                self.a.clock.advance(seconds_per_step)
+            self.fire_due_timers()
+        raise AssertionError("the tournament did not end")

@@ -1,0 +1,51 @@
+"""A whole small tournament driven through the services only (memory adapters): money and chips conserved."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+from tourney.adapters.memory import FrozenClock
+from tourney.domain.ledger import pool_account
+from tourney.domain.registration import TournamentStatus
+from tourney.services.bootstrap import bootstrap_memory
+from tourney.services.commands import CreateTournament
+
+from tests.support.driver import Driver
+
+
+@pytest.mark.parametrize("players,seed", [(14, 1), (19, 2)])
+def test_a_freezeout_runs_from_creation_to_its_winner_through_the_services(players: int, seed: int) -> None:
+    # Given a freezeout announced now, starting in an hour, and funded players
+    clock = FrozenClock()
+    services = bootstrap_memory(clock=clock, rng=random.Random(seed))
+    start_at = clock.now() + timedelta(hours=1)
+    tid = services.admin.create_tournament(
+        CreateTournament(
+            name="Evening", format="freezeout", buy_in=1_000, entry_fee=100, seats_per_table=6, start_at=start_at,
+            level_minutes=3, tournament_id="evening",
+        )
+    ).id  # fmt: skip
+    names = [f"p{i:02d}" for i in range(players)]
+    for name in names:
+        services.accounts.deposit(name, 5_000, key=f"d-{name}")
+        services.registration.register(tid, name, key=f"r-{name}")
+    # When the start schedule fires and the tournament is played by bots to its end
+    clock.set(start_at)
+    assert services.start.start_due(tid).started
+    driver = Driver(services, rng=random.Random(seed))
+    driver.play_to_the_end(tid)
+    # Then one winner holds every chip, every place is decided once, and money is conserved
+    store = services.adapters.store
+    record = store.tournaments.get(tid)
+    assert record.status is TournamentStatus.FINISHED
+    entrants = store.entrants.list(tid)
+    places = sorted(e.placing.place for e in entrants if e.placing is not None)
+    assert len(entrants) == players
+    assert places[0] == 1 and len(places) == players
+    store.money.verify_invariants()
+    prizes = sum(e.placing.prize for e in entrants if e.placing is not None)
+    assert prizes == 1_000 * players  # the whole pool paid (no guarantee, fee to the house)
+    assert store.ledger.balance(pool_account(tid)) == 0
+    assert driver.actions > 0
