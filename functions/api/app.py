@@ -42,7 +42,6 @@ from tourney.services.views import (
 )
 
 app = http_resolver()
-app.enable_swagger(path="/swagger", **OPENAPI_INFO)
 
 TournamentId = Annotated[str, PathParam(min_length=1, max_length=64, description="tournament id")]
 TableId = Annotated[str, PathParam(min_length=1, max_length=64, description="table id")]
@@ -211,6 +210,23 @@ def openapi_json() -> Response[str]:
         content_type=content_types.APPLICATION_JSON,
         body=json.dumps(openapi_document(), indent=2, sort_keys=False),
     )
+
+
+@app.get("/swagger", include_in_schema=False)
+def swagger_ui() -> Response[str]:
+    """Swagger UI over the same document, its script and style inlined (no CDN: works offline)."""
+    from aws_lambda_powertools.event_handler.openapi.swagger_ui.html import generate_swagger_html
+
+    assets = Path(generate_swagger_html.__code__.co_filename).parent
+    spec = json.dumps(openapi_document()).replace("</", "<\\/")
+    page = generate_swagger_html(
+        spec,
+        (assets / "swagger-ui-bundle.min.js").read_text(encoding="utf-8"),
+        (assets / "swagger-ui.min.css").read_text(encoding="utf-8"),
+        swagger_base_url="",
+        oauth2_config=None,
+    )
+    return Response(status_code=200, content_type="text/html", body=page)
 
 
 @observed(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)

@@ -135,3 +135,48 @@ class ChatMessage(Request):
 
 
 ClientMessage = Annotated[SubscribeMessage | ActMessage | ChatMessage, Field(discriminator="action")]
+
+
+# -- Step Functions task inputs (infra/workflows.py: {"step": ..., "tournament_id": ..., ...}) ---------------------
+
+
+class Task(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    tournament_id: Annotated[str, StringConstraints(min_length=1)]
+
+
+class CloseRegistrationTask(Task):
+    step: Literal["close_registration"]
+
+
+class SeatBatchTask(Task):
+    step: Literal["seat_batch"]
+    batch: Annotated[int, Field(ge=0)]
+
+
+class DealFirstHandsTask(Task):
+    """Deal at the tables of one batch (``batch``, as the Map state passes it) or at the tables named."""
+
+    step: Literal["deal_first_hands"]
+    batch: Annotated[int, Field(ge=0)] | None = None
+    tables: list[str] | None = None
+
+
+StartTask = Annotated[CloseRegistrationTask | SeatBatchTask | DealFirstHandsTask, Field(discriminator="step")]
+
+
+class CancelHandsTask(Task):
+    step: Literal["cancel_hands"]
+
+
+class TryRestartTask(Task):
+    step: Literal["try_restart"]
+    terminated_at: datetime | None = None
+
+
+class CompensateTask(Task):
+    step: Literal["compensate"]
+
+
+RecoveryTask = Annotated[CancelHandsTask | TryRestartTask | CompensateTask, Field(discriminator="step")]

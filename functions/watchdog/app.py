@@ -1,0 +1,21 @@
+"""Every minute (EventBridge Scheduler): find stalled tables and terminate their tournament (RULES.md, rule 17).
+
+Termination starts the recovery workflow. Terminating twice is a no-op, so
+overlapping runs are harmless.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from tourney.entrypoints.dependencies import services
+from tourney.entrypoints.observability import MetricUnit, logger, metrics, observed
+
+
+@observed()
+def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    report = services().recovery.watch()
+    metrics.add_metric(name="TournamentsTerminated", unit=MetricUnit.Count, value=len(report.terminated))
+    logger.info("watch done", extra=report.to_dict())
+    return report.to_dict()

@@ -1,0 +1,78 @@
+"""Handlers of queues, schedules and workflow steps: what is ignored and what is retried (STYLE.md, 'Errors').
+
+Outside HTTP there is nobody to answer a 4xx to. A message the domain refuses
+because it is stale or a duplicate (a time-out for a decision already taken,
+a hand end already coordinated, a start already made) is logged and
+ignored: :func:`settle` returns None. A lost race (``StaleVersion`` that is
+not a stale action) and every infrastructure error are raised again, so that
+the trigger retries (SQS redelivers, then its dead-letter queue; Step
+Functions retries the task).
+
+The SQS processors are built on first use: Powertools' batch package loads its
+pydantic event models (about 150 ms), which a handler module does not pay at
+import.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from tourney.domain import errors
+from tourney.entrypoints.observability import MetricUnit, logger, metrics
+
+if TYPE_CHECKING:
+    from aws_lambda_powertools.utilities.batch import BatchProcessor, SqsFifoPartialProcessor
+
+__all__ = ["IGNORED", "fifo_processor", "process_sqs", "settle", "sqs_processor"]
+
+T = TypeVar("T")
+
+IGNORED: tuple[type[errors.TourneyError], ...] = (
+    errors.StaleAction,  # the decision was taken or timed out already
+    errors.Conflict,  # already started, already coordinated, no hand in progress, ...
+    errors.NotFound,  # the tournament or table is gone (cancelled, closed)
+    errors.IllegalAction,
+    errors.NotYourTurn,
+    errors.NotYourSeat,
+)
+"""Domain refusals that mean 'stale or duplicate': logged, counted, ignored."""
+
+
+def settle(what: str, call: Callable[[], T]) -> T | None:
+    """Run one message's service call; a stale or duplicate message is logged and ignored (None)."""
+    try:
+        return call()
+    except IGNORED as refusal:
+        logger.info("message ignored: stale or duplicate", extra={"message_kind": what, "error": refusal.code})
+        metrics.add_metric(name="MessagesIgnored", unit=MetricUnit.Count, value=1)
+        return None
+
+
+@functools.lru_cache(maxsize=1)
+def sqs_processor() -> BatchProcessor:
+    """Partial batch responses for a standard queue: one failing record does not fail the others."""
+    from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
+
+    return BatchProcessor(event_type=EventType.SQS)
+
+
+@functools.lru_cache(maxsize=1)
+def fifo_processor() -> SqsFifoPartialProcessor:
+    """Partial batch responses for a FIFO queue: a failing record fails the rest of its group only.
+
+    The records after it in the same message group (tournament) are returned
+    unprocessed, so the group keeps its order; other groups go on.
+    """
+    from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor
+
+    return SqsFifoPartialProcessor(skip_group_on_error=True)
+
+
+def process_sqs(event: dict[str, Any], context: Any, record_handler: Callable[[Any], Any], *, fifo: bool) -> Any:
+    """Run ``record_handler`` over every record; answer ``{"batchItemFailures": [...]}`` for SQS to retry."""
+    from aws_lambda_powertools.utilities.batch import process_partial_response
+
+    processor = fifo_processor() if fifo else sqs_processor()
+    return process_partial_response(event=event, record_handler=record_handler, processor=processor, context=context)
