@@ -1,28 +1,244 @@
-"""Termination and recovery (RULES.md, rule 17): cancel hands, restart, compensate; the sweeper and the watchdog."""
+"""Termination and recovery (RULES.md, rule 17), the sweeper (17.6) and the watchdog.
+
+The recovery workflow (Step Functions) calls, in order: ``cancel_hands``
+(rule 17.1: stacks back to the start of each hand in progress, the clock
+paused at the termination), then ``try_restart`` until it answers
+``restarted`` or 20 minutes have passed since the termination, then
+``compensate`` (rule 17.3; it answers ``retry`` with the seconds left while
+the window is open). The window is the workflow's, not a process's.
+
+Reading: a tournament terminated by the watchdog (play stopped) is restarted
+as soon as its tables can deal again; one terminated by an operator is not
+restarted by itself (the operator decided it cannot go on): it is
+compensated when the 20 minutes are over.
+"""
 
 from __future__ import annotations
 
-from datetime import datetime
+from dataclasses import replace
+from datetime import datetime, timedelta
 
+from tourney.domain.ledger import pool_account
+from tourney.domain.recovery import Contribution, Stack, Termination, compensate, compensation_entries
+from tourney.domain.registration import TournamentStatus
 from tourney.services.deps import Deps
+from tourney.services.messages import HandEnded
+from tourney.services.records import TableRecord
+from tourney.services.start import refund_everyone
+from tourney.services.tables import after_write, arm, deal, retrying
 from tourney.services.views import RecoveryStep, SweepReport, WatchReport
+
+RESTART_WINDOW = timedelta(minutes=20)
+SWEEP_GRACE = timedelta(minutes=15)
+"""A tournament still registering this long after its start time should have started (rule 17.6)."""
+STALLED = timedelta(minutes=5)
+"""A table whose hand made no progress this long has stalled: its tournament is terminated."""
+RESEND_AFTER = timedelta(minutes=1)
+WATCHDOG = "watchdog"
+ENTRIES_PER_UNIT = 20
 
 
 class RecoveryService:
     def __init__(self, deps: Deps) -> None:
         self._d = deps
 
+    def _tables(self, tid: str) -> list[TableRecord]:
+        return [t for t in self._d.store.tables.list(tid) if not t.closed]
+
     def cancel_hands(self, tid: str) -> RecoveryStep:
-        raise NotImplementedError
+        """Cancel every hand in progress (rule 17.1) and pause the clock at the termination."""
+        d = self._d
+        t = d.store.tournaments.get(tid)
+        if t.status is not TournamentStatus.TERMINATED or t.terminated_at is None:
+            return RecoveryStep(tid, "nothing")
+        cancelled = 0
+        for record in self._tables(tid):
+
+            def cancel_one(table_id: str = record.table_id) -> int:
+                current = d.store.tables.get(tid, table_id)
+                if not current.table.hand_in_progress:
+                    return 0
+                current.table.cancel_hand()
+                uow = d.store.unit_of_work()
+                uow.save(replace(current, updated_at=d.clock.now()))
+                uow.commit()
+                return 1
+
+            cancelled += retrying(d, cancel_one)
+        terminated_at = t.terminated_at
+
+        def pause() -> None:
+            coordinator = d.store.coordinators.get(tid)
+            if coordinator is None or coordinator.state.clock is None or coordinator.state.clock.is_paused:
+                return
+            coordinator.state.clock = coordinator.state.clock.pause(terminated_at)
+            uow = d.store.unit_of_work()
+            uow.save(coordinator)
+            uow.commit()
+
+        retrying(d, pause)
+        return RecoveryStep(tid, "cancelled", cancelled_hands=cancelled)
 
     def try_restart(self, tid: str) -> RecoveryStep:
-        raise NotImplementedError
+        """Resume the same level with the time that was left and deal again (rule 17.2), if it can restart."""
+        d = self._d
+        t = d.store.tournaments.get(tid)
+        if t.status is not TournamentStatus.TERMINATED or t.terminated_at is None:
+            return RecoveryStep(tid, "nothing")
+        now = d.clock.now()
+        left = int((t.terminated_at + RESTART_WINDOW - now).total_seconds())
+        if left <= 0:
+            return RecoveryStep(tid, "compensate")
+        if t.terminated_by != WATCHDOG:
+            return RecoveryStep(tid, "retry", seconds_left=left)
+        coordinator = d.store.coordinators.get(tid)
+        if coordinator is None:
+            return RecoveryStep(tid, "retry", seconds_left=left)
+        state = coordinator.state
+        if state.clock is not None and state.clock.is_paused:
+            state.clock = state.clock.resume(now)
+        state.status = TournamentStatus.RUNNING
+        uow = d.store.unit_of_work()
+        uow.save(coordinator)
+        uow.save(replace(t, status=TournamentStatus.RUNNING))
+        uow.commit()
+        for record in self._tables(tid):
+            self._resume(record.table_id, tid)
+        return RecoveryStep(tid, "restarted")
+
+    def _resume(self, table_id: str, tid: str) -> None:
+        d = self._d
+
+        def attempt() -> None:
+            record = d.store.tables.get(tid, table_id)
+            table = record.table
+            hand = table.hand
+            over = hand is not None and hand.is_over and not hand.is_cancelled
+            if over and record.coordinated_hand < table.hand_number:
+                d.coordination.hand_ended(HandEnded(tournament_id=tid, table=table_id, hand=table.hand_number))
+                return
+            coordinator = d.store.coordinators.get(tid)
+            assert coordinator is not None
+            if table_id in coordinator.state.balancing.waiting:
+                return
+            fresh = deal(d, record, coordinator.state, d.clock.now())
+            if fresh is None:
+                return
+            uow = d.store.unit_of_work()
+            uow.save(fresh)
+            uow.commit()
+            after_write(d, replace(fresh, version=fresh.version + 1), "hand_dealt", coordinator.state)
+
+        retrying(d, attempt)
 
     def compensate(self, tid: str) -> RecoveryStep:
-        raise NotImplementedError
+        """After 20 minutes: compensate the remaining players by rule 17.3 (rollback, payout or refund share)."""
+        d = self._d
+        t = d.store.tournaments.get(tid)
+        if t.status is not TournamentStatus.TERMINATED or t.terminated_at is None:
+            return RecoveryStep(tid, "nothing")
+        now = d.clock.now()
+        left = int((t.terminated_at + RESTART_WINDOW - now).total_seconds())
+        if left > 0:
+            return RecoveryStep(tid, "retry", seconds_left=left)
+        coordinator = d.store.coordinators.get(tid)
+        if coordinator is None or t.ended_at is not None:
+            return RecoveryStep(tid, "nothing")
+        state = coordinator.state
+        entrants = d.store.entrants.list(tid)
+        stacks = [
+            Stack(sp.player, sp.stack)
+            for record in sorted(self._tables(tid), key=lambda r: (len(r.table_id), r.table_id))
+            for sp in record.table.seats.values()
+            if sp.stack > 0
+        ]
+        contributions = tuple(
+            Contribution(e.player_id, e.contribution.house_paid, e.contribution.pool_paid) for e in entrants
+        )
+        facts = Termination(
+            format=state.config.format,
+            started_at=state.started_at or t.terminated_at,
+            terminated_at=t.terminated_at,
+            last_rebuy_period_ended=state.rebuy_period_over(t.terminated_at),
+            collected=sum(c.pool for c in contributions),
+            guarantee=state.config.guarantee,
+            contributions=contributions,
+            prizes_paid=state.prizes_paid,
+            remaining=tuple(stacks),
+            payout=state.payout(),
+        )
+        outcome = compensate(facts)
+        pool_held = d.store.ledger.balance(pool_account(tid))
+        entries = compensation_entries(tid, outcome, pool_held, now, t.house_shards)
+        for i in range(0, len(entries), ENTRIES_PER_UNIT):
+            uow = d.store.unit_of_work()
+            uow.post(entries[i : i + ENTRIES_PER_UNIT])
+            uow.commit()
+        state.status = TournamentStatus.TERMINATED
+        state.ended_at = now
+        uow = d.store.unit_of_work()
+        uow.save(coordinator)
+        uow.save(replace(t, ended_at=now))
+        for record in self._tables(tid):
+            uow.save(replace(record, closed=True))
+        uow.commit()
+        paid = tuple((p.player_id, p.amount) for p in outcome.payments)
+        return RecoveryStep(tid, str(outcome.outcome), paid=paid)
 
     def sweep(self, now: datetime | None = None) -> SweepReport:
-        raise NotImplementedError
+        """Refund every tournament that should have started and did not (rule 17.6)."""
+        d = self._d
+        now = now or d.clock.now()
+        refunded: list[str] = []
+        players = 0
+        for t in d.store.tournaments.list():
+            if t.status is TournamentStatus.REGISTERING and t.start_at is not None and now >= t.start_at + SWEEP_GRACE:
+                players += refund_everyone(d, t.tournament_id)
+                d.start_scheduler.cancel(t.tournament_id)
+                refunded.append(t.tournament_id)
+        return SweepReport(tuple(refunded), players)
 
     def watch(self, now: datetime | None = None) -> WatchReport:
-        raise NotImplementedError
+        """Find stalled tables: resend a lost hand end, re-arm a lost time-out, or terminate a stalled tournament."""
+        d = self._d
+        now = now or d.clock.now()
+        terminated: list[str] = []
+        resent: list[str] = []
+        rearmed: list[str] = []
+        for t in d.store.tournaments.list():
+            if t.status is not TournamentStatus.RUNNING:
+                continue
+            coordinator = d.store.coordinators.get(t.tournament_id)
+            state = coordinator.state if coordinator else None
+            stalled = False
+            for record in self._tables(t.tournament_id):
+                quiet = now - (record.updated_at or now)
+                table = record.table
+                hand = table.hand
+                if hand is not None and hand.is_over and record.coordinated_hand < table.hand_number:
+                    if quiet >= RESEND_AFTER and not record.rebuy_pending:
+                        d.coordination.hand_ended(
+                            HandEnded(tournament_id=t.tournament_id, table=record.table_id, hand=table.hand_number)
+                        )
+                        resent.append(record.table_id)
+                elif table.hand_in_progress:
+                    if quiet >= STALLED:
+                        stalled = True
+                    elif quiet >= timedelta(seconds=state.config.decision_seconds * 2 if state else 30):
+                        arm(d, record, state)
+                        rearmed.append(record.table_id)
+            if stalled:
+                uow = d.store.unit_of_work()
+                uow.save(
+                    replace(
+                        t,
+                        status=TournamentStatus.TERMINATED,
+                        terminated_at=now,
+                        terminated_by=WATCHDOG,
+                        termination_reason="tables made no progress",
+                    )
+                )
+                uow.commit()
+                d.workflows.recover(t.tournament_id)
+                terminated.append(t.tournament_id)
+        return WatchReport(tuple(terminated), tuple(resent), tuple(rearmed))
