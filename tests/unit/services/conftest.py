@@ -1,0 +1,43 @@
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from tourney.adapters.memory import FrozenClock
+from tourney.services.bootstrap import Services, bootstrap_memory
+from tourney.services.commands import CreateTournament
+
+
+@pytest.fixture
+def clock() -> FrozenClock:
+    return FrozenClock()
+
+
+@pytest.fixture
+def services(clock: FrozenClock) -> Services:
+    return bootstrap_memory(clock=clock, rng=random.Random(11))
+
+
+@pytest.fixture
+def create(services: Services, clock: FrozenClock) -> Callable[..., str]:
+    def make(tid: str = "t1", fmt: str = "freezeout", **kw: object) -> str:
+        start_at = None if fmt == "sng" else clock.now() + timedelta(hours=1)
+        command = CreateTournament(
+            name="Test",
+            format=fmt,
+            buy_in=1_000,
+            entry_fee=100,
+            start_at=start_at,
+            tournament_id=tid,
+            **kw,  # type: ignore[arg-type]
+        )
+        return services.admin.create_tournament(command).id
+
+    return make
+
+
+def fund(services: Services, *players: str, amount: int = 10_000) -> None:
+    for player in players:
+        services.accounts.deposit(player, amount, key=f"fund-{player}")
