@@ -1,0 +1,226 @@
+"""The operators' dashboard and the alarms (docs/operations.md says what each one means).
+
+Alarms publish to one SNS topic (``AlarmTopic``; subscribe the on-call to it):
+
+- ``<Queue>DeadLetters``: a message reached a dead-letter queue (depth >= 1);
+- ``<Queue>OldestMessage``: a queue's oldest message is older than its threshold;
+- ``<Function>Errors``: a function failed (uncaught exception or timeout) in 5 minutes;
+- ``<Workflow>Failures``: a workflow execution failed, timed out or was aborted;
+- ``HttpApi5xx``: the HTTP API answered 5xx (bad input never does);
+- ``TournamentsTerminated``: the watchdog terminated a stalled tournament (recovery runs).
+
+The dashboard ``Tourney`` shows the custom metrics (namespace ``Tourney``, dimension
+``service=tourney``, emitted with Powertools Metrics: ``infra.wiring.METRICS``), errors,
+queue ages and workflow outcomes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from aws_cdk import Duration
+from aws_cdk import aws_apigatewayv2 as apigw
+from aws_cdk import aws_cloudwatch as cw
+from aws_cdk import aws_cloudwatch_actions as actions
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_sns as sns
+from aws_cdk import aws_sqs as sqs
+from aws_cdk import aws_stepfunctions as sfn
+from constructs import Construct
+
+from infra import wiring
+from infra.naming import logical_id
+
+MINUTE = Duration.minutes(1)
+FIVE_MINUTES = Duration.minutes(5)
+
+
+def custom_metric(name: str, statistic: str, period: Duration = MINUTE) -> cw.Metric:
+    """A metric emitted by the functions through Powertools Metrics."""
+    return cw.Metric(
+        namespace=wiring.METRICS_NAMESPACE,
+        metric_name=name,
+        dimensions_map={"service": wiring.COMMON_ENVIRONMENT["POWERTOOLS_SERVICE_NAME"]},
+        statistic=statistic,
+        period=period,
+    )
+
+
+class Monitoring(Construct):
+    """``topic``, ``alarms[name]``, ``dashboard``."""
+
+    def __init__(
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        functions: Mapping[str, lambda_.Function],
+        queues: Mapping[str, sqs.Queue],
+        dead_letters: Mapping[str, sqs.Queue],
+        workflows: Mapping[str, sfn.StateMachine],
+        http_api: apigw.HttpApi,
+    ) -> None:
+        super().__init__(scope, construct_id)
+        self.topic = sns.Topic(self, "Topic", display_name="tourney alarms", enforce_ssl=True)
+        self.topic.node.default_child.override_logical_id("AlarmTopic")  # type: ignore[union-attr]
+        self.alarms: dict[str, cw.Alarm] = {}
+
+        for spec in wiring.QUEUES:
+            name = logical_id(spec.name)
+            self._alarm(
+                f"{name}DeadLetters",
+                dead_letters[spec.name].metric_approximate_number_of_messages_visible(
+                    period=MINUTE, statistic="Maximum"
+                ),
+                threshold=1,
+                description=f"{spec.name}: messages in the dead-letter queue (failed {spec.max_receive_count} times)",
+            )
+            self._alarm(
+                f"{name}OldestMessage",
+                queues[spec.name].metric_approximate_age_of_oldest_message(period=MINUTE, statistic="Maximum"),
+                threshold=spec.oldest_message_alarm_seconds,
+                periods=3,
+                description=f"{spec.name}: oldest message older than {spec.oldest_message_alarm_seconds} s, 3 minutes",
+            )
+        for function in wiring.FUNCTIONS:
+            self._alarm(
+                f"{logical_id(function.name)}Errors",
+                functions[function.name].metric_errors(period=FIVE_MINUTES, statistic="Sum"),
+                threshold=1,
+                description=f"{function.name}: invocations failed (exception or timeout)",
+            )
+        for workflow in wiring.WORKFLOWS:
+            machine = workflows[workflow.name]
+            failures = cw.MathExpression(
+                expression="failed + timedOut + aborted",
+                using_metrics={
+                    "failed": machine.metric_failed(period=FIVE_MINUTES),
+                    "timedOut": machine.metric_timed_out(period=FIVE_MINUTES),
+                    "aborted": machine.metric_aborted(period=FIVE_MINUTES),
+                },
+                label=f"{workflow.name} failures",
+                period=FIVE_MINUTES,
+            )
+            self._alarm(
+                f"{logical_id(workflow.name)}WorkflowFailures",
+                failures,
+                threshold=1,
+                description=f"{workflow.name} workflow: executions failed, timed out or aborted",
+            )
+        self._alarm(
+            "HttpApi5xx",
+            http_api.metric_server_error(period=FIVE_MINUTES, statistic="Sum"),
+            threshold=5,
+            description="HTTP API: 5 or more 5xx answers in 5 minutes",
+        )
+        self._alarm(
+            "TournamentsTerminated",
+            custom_metric("TournamentsTerminated", "Sum", FIVE_MINUTES),
+            threshold=1,
+            description="watchdog: a tournament stalled and was terminated; the recovery workflow runs",
+        )
+        self.dashboard = self._dashboard(functions, queues, dead_letters, workflows, http_api)
+
+    def _alarm(self, name: str, metric: cw.IMetric, *, threshold: float, description: str, periods: int = 1) -> None:
+        alarm = cw.Alarm(
+            self,
+            name,
+            metric=metric,
+            threshold=threshold,
+            evaluation_periods=periods,
+            comparison_operator=cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+            treat_missing_data=cw.TreatMissingData.NOT_BREACHING,
+            alarm_description=f"{description}. docs/operations.md#{name.lower()}",
+        )
+        alarm.node.default_child.override_logical_id(f"Alarm{name}")  # type: ignore[union-attr]
+        alarm.add_alarm_action(actions.SnsAction(self.topic))
+        alarm.add_ok_action(actions.SnsAction(self.topic))
+        self.alarms[name] = alarm
+
+    def _dashboard(
+        self,
+        functions: Mapping[str, lambda_.Function],
+        queues: Mapping[str, sqs.Queue],
+        dead_letters: Mapping[str, sqs.Queue],
+        workflows: Mapping[str, sfn.StateMachine],
+        http_api: apigw.HttpApi,
+    ) -> cw.Dashboard:
+        dashboard = cw.Dashboard(self, "Dashboard", default_interval=Duration.hours(3))
+        dashboard.node.default_child.override_logical_id("Dashboard")  # type: ignore[union-attr]
+        width = 8
+        dashboard.add_widgets(
+            cw.GraphWidget(
+                title="Active tournaments", left=[custom_metric("ActiveTournaments", "Maximum")], width=width
+            ),
+            cw.GraphWidget(title="Active tables", left=[custom_metric("ActiveTables", "Maximum")], width=width),
+            cw.GraphWidget(
+                title="Hands per minute",
+                left=[custom_metric("HandsPlayed", "Sum")],
+                right=[custom_metric("Actions", "Sum"), custom_metric("Registrations", "Sum")],
+                width=width,
+            ),
+        )
+        dashboard.add_widgets(
+            cw.GraphWidget(
+                title="Function errors",
+                left=[functions[s.name].metric_errors(period=MINUTE, label=s.name) for s in wiring.FUNCTIONS],
+                width=12,
+            ),
+            cw.GraphWidget(
+                title="HTTP API",
+                left=[
+                    http_api.metric_client_error(period=MINUTE, label="4xx"),
+                    http_api.metric_server_error(period=MINUTE, label="5xx"),
+                ],
+                right=[http_api.metric_latency(period=MINUTE, statistic="p99", label="p99 latency")],
+                width=12,
+            ),
+        )
+        dashboard.add_widgets(
+            cw.GraphWidget(
+                title="Queue age of oldest message (s)",
+                left=[
+                    queues[s.name].metric_approximate_age_of_oldest_message(
+                        period=MINUTE, statistic="Maximum", label=s.name
+                    )
+                    for s in wiring.QUEUES
+                ],
+                width=12,
+            ),
+            cw.GraphWidget(
+                title="Dead-letter queue depth",
+                left=[
+                    dead_letters[s.name].metric_approximate_number_of_messages_visible(
+                        period=MINUTE, statistic="Maximum", label=s.name
+                    )
+                    for s in wiring.QUEUES
+                ],
+                width=12,
+            ),
+        )
+        dashboard.add_widgets(
+            cw.GraphWidget(
+                title="Workflow failures",
+                left=[
+                    workflows[s.name].metric_failed(period=MINUTE, label=f"{s.name} failed") for s in wiring.WORKFLOWS
+                ]
+                + [
+                    workflows[s.name].metric_timed_out(period=MINUTE, label=f"{s.name} timed out")
+                    for s in wiring.WORKFLOWS
+                ],
+                width=12,
+            ),
+            cw.GraphWidget(
+                title="Workflow executions",
+                left=[
+                    workflows[s.name].metric_started(period=MINUTE, label=f"{s.name} started") for s in wiring.WORKFLOWS
+                ]
+                + [
+                    workflows[s.name].metric_succeeded(period=MINUTE, label=f"{s.name} succeeded")
+                    for s in wiring.WORKFLOWS
+                ],
+                width=12,
+            ),
+            cw.AlarmStatusWidget(title="Alarms", alarms=list(self.alarms.values()), width=24),
+        )
+        return dashboard

@@ -1,0 +1,143 @@
+"""The Step Functions workflows (STANDARD, JSONPath, logged at level ALL, traced).
+
+Every Lambda task invokes the workflow's task function directly (``Resource`` is the
+function's ARN, ``Parameters`` the payload) with ``"step"`` naming the service method and
+``"tournament_id"``; ``infra.wiring.WORKFLOWS`` documents the inputs and results.
+
+Start (``WorkflowStart``)::
+
+    CloseRegistration -> Cancelled? --status "cancelled"--> Cancelled
+                                    --otherwise--> SeatBatches (Map over $.registration.batches: SeatBatch)
+                                                   -> DealFirstHands (Map over $.seated: DealBatch) -> Started
+
+Recovery (``WorkflowRecovery``)::
+
+    CancelHands -> TryRestart -> Restarted? --outcome "restarted"--> Restarted
+                      ^                      --outcome "retry" and seconds_left > 0--> WaitBeforeRetry --+
+                      |                      --otherwise (20 minutes over)--> Compensate -> Compensated  |
+                      +-------------------- (SecondsPath $.wait_seconds) -----------------------------------+
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from aws_cdk import Duration
+from aws_cdk import aws_lambda as lambda_
+from aws_cdk import aws_logs as logs
+from aws_cdk import aws_stepfunctions as sfn
+from aws_cdk import aws_stepfunctions_tasks as tasks
+from constructs import Construct
+
+from infra import wiring
+from infra.naming import logical_id
+
+#: Parallel seat/deal tasks per start (each task writes one batch of tables).
+MAP_CONCURRENCY = 20
+
+
+def _task(
+    scope: Construct,
+    state_name: str,
+    function: lambda_.IFunction,
+    step: str,
+    fields: Mapping[str, str],
+    result_path: str,
+    result_selector: Mapping[str, str] | None = None,
+) -> tasks.LambdaInvoke:
+    """A Lambda task whose payload is ``{"step": step, "<field>.$": "<path>", ...}``."""
+    payload = {"step": step, **{key: sfn.JsonPath.string_at(path) for key, path in fields.items()}}
+    return tasks.LambdaInvoke(
+        scope,
+        state_name,
+        lambda_function=function,
+        payload=sfn.TaskInput.from_object(payload),
+        payload_response_only=True,  # Resource = the function ARN, the result = what the handler returns
+        result_path=result_path,
+        result_selector={key: sfn.JsonPath.string_at(path) for key, path in (result_selector or {}).items()} or None,
+        retry_on_service_exceptions=True,
+    )
+
+
+class Workflows(Construct):
+    """``by_name["start"]`` and ``by_name["recovery"]``."""
+
+    def __init__(self, scope: Construct, construct_id: str, *, functions: Mapping[str, lambda_.IFunction]) -> None:
+        super().__init__(scope, construct_id)
+        self.by_name: dict[str, sfn.StateMachine] = {}
+        definitions = {"start": self._start, "recovery": self._recovery}
+        for spec in wiring.WORKFLOWS:
+            name = logical_id(spec.name)
+            body = definitions[spec.name](functions[spec.task_function])
+            log_group = logs.LogGroup(self, f"{name}Logs", retention=logs.RetentionDays.ONE_MONTH)
+            machine = sfn.StateMachine(
+                self,
+                name,
+                comment=f"tourney {spec.name} workflow: tasks call {spec.task_function} with a step",
+                definition_body=sfn.DefinitionBody.from_chainable(body),
+                state_machine_type=sfn.StateMachineType.STANDARD,
+                timeout=Duration.minutes(spec.timeout_minutes),
+                tracing_enabled=True,
+                logs=sfn.LogOptions(destination=log_group, level=sfn.LogLevel.ALL, include_execution_data=True),
+            )
+            resource = machine.node.default_child
+            resource.override_logical_id(f"Workflow{name}")  # type: ignore[union-attr]
+            resource.add_metadata("tourney:workflow", spec.name)  # type: ignore[union-attr]
+            resource.add_metadata("tourney:task-function", spec.task_function)  # type: ignore[union-attr]
+            self.by_name[spec.name] = machine
+
+    def _start(self, function: lambda_.IFunction) -> sfn.IChainable:
+        scope = Construct(self, "StartStates")
+        tournament = {"tournament_id": "$.tournament_id"}
+        close = _task(scope, "CloseRegistration", function, "close_registration", tournament, "$.registration")
+        seat_batch = _task(
+            scope, "SeatBatch", function, "seat_batch", {**tournament, "batch": "$.batch"}, "$",
+            # keep only what dealing needs: the state stays small for large fields
+            result_selector={"tournament_id": "$.tournament_id", "tables": "$.tables"},
+        )  # fmt: skip
+        seat = sfn.Map(
+            scope,
+            "SeatBatches",
+            items_path="$.registration.batches",
+            item_selector={
+                "tournament_id": sfn.JsonPath.string_at("$.tournament_id"),
+                "batch": sfn.JsonPath.number_at("$$.Map.Item.Value"),
+            },
+            max_concurrency=MAP_CONCURRENCY,
+            result_path="$.seated",
+        ).item_processor(seat_batch)
+        deal = sfn.Map(
+            scope,
+            "DealFirstHands",
+            items_path="$.seated",
+            max_concurrency=MAP_CONCURRENCY,
+            result_path=sfn.JsonPath.DISCARD,
+        ).item_processor(
+            _task(scope, "DealBatch", function, "deal_first_hands", {**tournament, "tables": "$.tables"}, "$")
+        )
+        return close.next(
+            sfn.Choice(scope, "Cancelled?")
+            .when(sfn.Condition.string_equals("$.registration.status", "cancelled"), sfn.Succeed(scope, "Cancelled"))
+            .otherwise(seat.next(deal).next(sfn.Succeed(scope, "Started")))
+        )
+
+    def _recovery(self, function: lambda_.IFunction) -> sfn.IChainable:
+        scope = Construct(self, "RecoveryStates")
+        tournament = {"tournament_id": "$.tournament_id"}
+        cancel = _task(scope, "CancelHands", function, "cancel_hands", tournament, "$.cancelled")
+        try_restart = _task(scope, "TryRestart", function, "try_restart", tournament, "$.restart")
+        compensate = _task(scope, "Compensate", function, "compensate", tournament, "$.compensation")
+        wait = sfn.Wait(scope, "WaitBeforeRetry", time=sfn.WaitTime.seconds_path("$.wait_seconds"))
+        decide = (
+            sfn.Choice(scope, "Restarted?")
+            .when(sfn.Condition.string_equals("$.restart.outcome", "restarted"), sfn.Succeed(scope, "Restarted"))
+            .when(
+                sfn.Condition.and_(
+                    sfn.Condition.string_equals("$.restart.outcome", "retry"),
+                    sfn.Condition.number_greater_than("$.restart.seconds_left", 0),
+                ),
+                wait.next(try_restart),
+            )
+            .otherwise(compensate.next(sfn.Succeed(scope, "Compensated")))
+        )
+        return cancel.next(try_restart).next(decide)
