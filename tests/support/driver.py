@@ -22,6 +22,8 @@ class Driver:
     timeout_chance: float = 0.02
     actions: int = 0
     timeouts: int = 0
+    rebuy_chance: float = 0.0
+    rebuys: int = 0
 
     @property
     def a(self):  # type: ignore[no-untyped-def]
@@ -61,6 +63,11 @@ class Driver:
         """Every table awaiting a decision gets one (a bot acts, or its time runs out); False when nothing moved."""
         moved = False
         for record in self.a.store.tables.list(tid):
+            for player in record.rebuy_pending:
+                if self.rng.random() < self.rebuy_chance:
+                    self.services.play.rebuy(tid, player)
+                    self.rebuys += 1
+                    moved = True
             awaiting = record.table.awaiting()
             hand = record.table.hand
             if awaiting is None or hand is None or record.closed:

@@ -49,3 +49,35 @@ def test_a_freezeout_runs_from_creation_to_its_winner_through_the_services(playe
     assert prizes == 1_000 * players  # the whole pool paid (no guarantee, fee to the house)
     assert store.ledger.balance(pool_account(tid)) == 0
     assert driver.actions > 0
+
+
+def test_a_rebuy_tournament_with_rebuy_windows_runs_to_its_winner_with_money_conserved() -> None:
+    # Given a rebuy tournament (rebuys in levels 1-2) of 12 funded players
+    clock = FrozenClock()
+    services = bootstrap_memory(clock=clock, rng=random.Random(5))
+    start_at = clock.now() + timedelta(hours=1)
+    tid = services.admin.create_tournament(
+        CreateTournament(
+            name="Rebuy", format="rebuy", buy_in=1_000, entry_fee=0, seats_per_table=6, start_at=start_at,
+            level_minutes=2, rebuy_levels=(1, 2), tournament_id="rebuy",
+        )
+    ).id  # fmt: skip
+    names = [f"p{i:02d}" for i in range(12)]
+    for name in names:
+        services.accounts.deposit(name, 20_000, key=f"d-{name}")
+        services.registration.register(tid, name)
+    clock.set(start_at)
+    services.start.start_due(tid)
+    # When bots play, rebuying half the time when they bust in the rebuy period
+    driver = Driver(services, rng=random.Random(5), rebuy_chance=0.5)
+    driver.play_to_the_end(tid)
+    # Then it finished, every entrant has one place, and the pool was paid out exactly
+    store = services.adapters.store
+    assert store.tournaments.get(tid).status is TournamentStatus.FINISHED
+    entrants = store.entrants.list(tid)
+    assert sorted(e.placing.place for e in entrants if e.placing) == list(range(1, 13))
+    store.money.verify_invariants()
+    assert store.ledger.balance(pool_account(tid)) == 0
+    collected = sum(e.contribution.pool_paid for e in entrants)
+    assert sum(e.placing.prize for e in entrants if e.placing) == collected
+    assert sum(e.contribution.rebuys for e in entrants) == driver.rebuys
