@@ -11,7 +11,7 @@ Building the services imports the services, the domain and the AWS adapters
 happens on the first call, never when a handler module is imported. For the
 same reason the ``Depends`` aliases below name the service types only for the
 type checker: Powertools resolves route annotations when the route is
-declared, and at run time they are ``Any``.
+declared, and at run time the service classes are ``Any``.
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from tourney.services.lobby import LobbyService
     from tourney.services.play import PlayService
     from tourney.services.register import RegistrationService
+else:  # what Powertools resolves when a route is declared; the real classes load with the services, on first use
+    AccountsService = AdminService = LobbyService = PlayService = RegistrationService = Services = Any
 
 __all__ = [
     "Accounts",
@@ -87,10 +89,7 @@ def current_settings() -> Settings:
     return settings()
 
 
-if TYPE_CHECKING:
-    ServicesDep = Annotated[Services, Depends(services)]
-else:
-    ServicesDep = Annotated[Any, Depends(services)]
+ServicesDep = Annotated[Services, Depends(services)]
 
 
 def lobby_service(svc: ServicesDep) -> LobbyService:
@@ -115,15 +114,8 @@ def admin_service(svc: ServicesDep) -> AdminService:
 
 CurrentCaller = Annotated[Caller, Depends(current_caller)]
 
-if TYPE_CHECKING:
-    Lobby = Annotated[LobbyService, Depends(lobby_service)]
-    Accounts = Annotated[AccountsService, Depends(accounts_service)]
-    Registration = Annotated[RegistrationService, Depends(registration_service)]
-    Play = Annotated[PlayService, Depends(play_service)]
-    Admin = Annotated[AdminService, Depends(admin_service)]
-else:
-    Lobby = Annotated[Any, Depends(lobby_service)]
-    Accounts = Annotated[Any, Depends(accounts_service)]
-    Registration = Annotated[Any, Depends(registration_service)]
-    Play = Annotated[Any, Depends(play_service)]
-    Admin = Annotated[Any, Depends(admin_service)]
+Lobby = Annotated[LobbyService, Depends(lobby_service)]
+Accounts = Annotated[AccountsService, Depends(accounts_service)]
+Registration = Annotated[RegistrationService, Depends(registration_service)]
+Play = Annotated[PlayService, Depends(play_service)]
+Admin = Annotated[AdminService, Depends(admin_service)]

@@ -17,6 +17,7 @@ cheap, which is what ``python -X importtime`` measures (docs: cold start).
 from __future__ import annotations
 
 import functools
+import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -29,6 +30,9 @@ if TYPE_CHECKING:
     from aws_lambda_powertools import Tracer
 
 __all__ = ["MetricUnit", "correlate", "logger", "metrics", "observed", "tracer"]
+
+# An invocation that counted nothing (a read, a stale message) is normal here, not worth a warning per call.
+warnings.filterwarnings("ignore", message="No application metrics to publish", category=UserWarning)
 
 logger = Logger(service=settings().service_name)
 metrics = Metrics(namespace=settings().metrics_namespace, service=settings().service_name)

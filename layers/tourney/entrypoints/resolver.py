@@ -12,14 +12,6 @@ walking the class hierarchy of ``tourney.domain.errors`` (so a new subclass of
 - Anything unexpected: logged with ``logger.exception`` and answered 500
   ``internal_error`` with no detail.
 
->>> int(status_of(errors.StaleAction("seq 3 is gone")))
-409
->>> int(status_of(errors.NotRegistered("nobody")))
-404
->>> int(status_of(errors.InsufficientFunds("short")))
-422
->>> int(status_of(Forbidden("operators only")))
-403
 """
 
 from __future__ import annotations
@@ -33,7 +25,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from pydantic import BaseModel
 
 from tourney.domain import errors
-from tourney.entrypoints.errors import EdgeError, Forbidden, RequestInProgress, Unauthorized
+from tourney.entrypoints.errors import STATUS_BY_ERROR, EdgeError, code_of, status_of
 from tourney.entrypoints.observability import logger
 
 __all__ = [
@@ -54,40 +46,6 @@ class ErrorBody(BaseModel):
     error: str
     message: str
     detail: list[dict[str, Any]] | None = None
-
-
-STATUS_BY_ERROR: dict[type[Exception], HTTPStatus] = {
-    Unauthorized: HTTPStatus.UNAUTHORIZED,
-    Forbidden: HTTPStatus.FORBIDDEN,
-    RequestInProgress: HTTPStatus.CONFLICT,
-    errors.NotFound: HTTPStatus.NOT_FOUND,  # NotRegistered, NotSeated
-    errors.NotYourSeat: HTTPStatus.FORBIDDEN,
-    errors.Conflict: HTTPStatus.CONFLICT,  # RegistrationClosed, AlreadyRegistered, WaitingListFull, ...
-    errors.StaleVersion: HTTPStatus.CONFLICT,  # StaleAction
-    errors.IllegalAction: HTTPStatus.CONFLICT,
-    errors.NotYourTurn: HTTPStatus.CONFLICT,
-    errors.InsufficientFunds: HTTPStatus.UNPROCESSABLE_ENTITY,
-    errors.InvalidConfiguration: HTTPStatus.UNPROCESSABLE_ENTITY,
-    errors.InvalidDeal: HTTPStatus.INTERNAL_SERVER_ERROR,  # the server dealt wrongly: never the caller's fault
-}
-"""HTTP status by error class; the nearest class in the hierarchy decides."""
-
-
-def status_of(error: Exception) -> HTTPStatus:
-    """The HTTP status of an error: the entry of its nearest class in ``STATUS_BY_ERROR``, else 500."""
-    for cls in type(error).__mro__:
-        status = STATUS_BY_ERROR.get(cls)
-        if status is not None:
-            return status
-    if isinstance(error, (errors.TourneyError, EdgeError)):
-        return HTTPStatus.BAD_REQUEST  # a domain refusal nobody has classified yet: still the request's fault
-    return HTTPStatus.INTERNAL_SERVER_ERROR
-
-
-def code_of(error: Exception) -> str:
-    """The stable ``error`` code of an error (its class's ``code``)."""
-    code = getattr(type(error), "code", None)
-    return code if isinstance(code, str) else "internal_error"
 
 
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:

@@ -1,0 +1,76 @@
+"""The functions over the in-memory services: fixtures and a tournament at the point a test needs.
+
+Handlers get the services through the sanctioned entry points only:
+``app.dependency_overrides`` for the HTTP resolvers and
+``tourney.entrypoints.dependencies.use_services`` for everything else.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from datetime import timedelta
+
+import pytest
+from tourney.adapters.memory import FrozenClock
+from tourney.entrypoints import dependencies
+from tourney.services.bootstrap import Services, bootstrap_memory
+from tourney.services.commands import CreateTournament
+
+from tests.support.events import FakeContext
+
+
+@pytest.fixture
+def clock() -> FrozenClock:
+    return FrozenClock()
+
+
+@pytest.fixture
+def memory(clock: FrozenClock) -> Iterator[Services]:
+    """In-memory services given to every handler (HTTP resolvers and the others) for one test."""
+    from functions.admin.app import app as admin_app
+    from functions.api.app import app as api_app
+
+    services = bootstrap_memory(clock=clock, rng=random.Random(5))
+    for app in (api_app, admin_app):
+        app.dependency_overrides[dependencies.services] = lambda: services
+    with dependencies.use_services(services):
+        yield services
+    for app in (api_app, admin_app):
+        app.dependency_overrides.clear()
+
+
+@pytest.fixture
+def context() -> FakeContext:
+    return FakeContext()
+
+
+def announce(services: Services, clock: FrozenClock, tid: str = "t1", **options: object) -> str:
+    """A freezeout announced now, starting in an hour."""
+    command = CreateTournament(
+        name="Test", format="freezeout", buy_in=1_000, entry_fee=100,
+        start_at=clock.now() + timedelta(hours=1), tournament_id=tid, **options,  # type: ignore[arg-type]
+    )  # fmt: skip
+    return services.admin.create_tournament(command).id
+
+
+def fund(services: Services, *players: str, amount: int = 10_000) -> None:
+    for player in players:
+        services.accounts.deposit(player, amount, key=f"fund-{player}")
+
+
+def running(services: Services, clock: FrozenClock, players: int = 4, tid: str = "t1") -> tuple[str, str]:
+    """A tournament started and dealt (the start workflow run through the services); its id and first table."""
+    announce(services, clock, tid)
+    names = [f"p{i}" for i in range(players)]
+    fund(services, *names)
+    for name in names:
+        services.registration.register(tid, name)
+    clock.set(services.adapters.store.tournaments.get(tid).start_at)
+    services.start.start_due(tid)
+    plan = services.start.close_registration(tid)
+    tables: list[str] = []
+    for batch in plan.batches:
+        tables += services.start.seat_batch(tid, batch).tables
+    services.start.deal_first_hands(tid, tables)
+    return tid, tables[0]
