@@ -1,0 +1,333 @@
+"""One aiohttp server on 127.0.0.1 for both APIs and the ``@connections`` management API.
+
+- ``/{stage}/@connections/{id}`` and ``/@connections/{id}``: POST sends the
+  body to the connection, GET describes it, DELETE closes it; an unknown
+  connection answers 410 ``GoneException`` (what boto3's
+  ``apigatewaymanagementapi`` client raises);
+- a WebSocket upgrade (any path): the WebSocket API;
+- anything else: the HTTP API (and, when no route claims it,
+  ``/.well-known/jwks.json`` with the runtime's public keys).
+
+Handlers run in a thread pool, so the event loop stays free to serve the
+``@connections`` calls they make while they run. One log line per request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import socket
+import threading
+import time
+import uuid
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from infra.local.http_api import (
+    HttpAnswer,
+    HttpApi,
+    Unauthorized,
+    authorize,
+    gateway_error,
+    http_answer,
+    http_event,
+)
+from infra.local.jwt_keys import SigningKeys
+from infra.local.lambdas import LocalFunction
+from infra.local.websocket_api import (
+    ConnectionInfo,
+    WebSocketApi,
+    connect_event,
+    disconnect_event,
+    message_event,
+    new_connection_id,
+    route_reply,
+)
+
+log = logging.getLogger("tourney.local")
+
+_CONNECTIONS_PATH = re.compile(r"^(?:/(?P<stage>[^/@]+))?/@connections/(?P<id>[^/]+)/?$")
+_MAX_PAYLOAD = 128 * 1024
+
+
+def bind_socket(port: int = 0) -> socket.socket:
+    """A listening socket on 127.0.0.1 (port 0: a free one)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.listen(128)
+    sock.setblocking(False)
+    return sock
+
+
+class Gateway:
+    """The HTTP and WebSocket APIs on one socket, served from a thread of its own."""
+
+    def __init__(
+        self,
+        sock: socket.socket,
+        http_apis: Sequence[HttpApi],
+        websocket_apis: Sequence[WebSocketApi],
+        keys: SigningKeys,
+        workers: int = 16,
+    ) -> None:
+        self.sock = sock
+        self.port = sock.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.http_apis = list(http_apis)
+        self.websocket_apis = list(websocket_apis)
+        self.keys = keys
+        self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="local-handler")
+        self.connections: dict[str, tuple[web.WebSocketResponse, ConnectionInfo]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runner: web.AppRunner | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._failure: BaseException | None = None
+
+    @property
+    def ws_url(self) -> str:
+        stage = self.websocket_apis[0].stage if self.websocket_apis else ""
+        path = "" if stage in ("", "$default") else stage
+        return f"ws://127.0.0.1:{self.port}/{path}"
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._serve, name="local-gateway", daemon=True)
+        self._thread.start()
+        self._ready.wait(timeout=30)
+        if self._failure is not None:
+            raise self._failure
+
+    def _serve(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        asyncio.set_event_loop(loop)
+        try:
+            app = web.Application(client_max_size=10 * 1024 * 1024)
+            app.router.add_route("*", "/{tail:.*}", self._handle)
+            self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+            loop.run_until_complete(self._runner.setup())
+            loop.run_until_complete(web.SockSite(self._runner, self.sock).start())
+        except BaseException as error:
+            self._failure = error
+            self._ready.set()
+            return
+        self._ready.set()
+        loop.run_forever()
+        loop.run_until_complete(self._shutdown())
+        loop.close()
+
+    async def _shutdown(self) -> None:
+        for ws, _ in list(self.connections.values()):
+            await ws.close(code=1001, message=b"going away")
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    def stop(self) -> None:
+        if self._loop is not None and self._thread is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=30)
+        self.executor.shutdown(wait=True, cancel_futures=True)
+        self.sock.close()
+
+    # ------------------------------------------------------------------ dispatch
+
+    async def _invoke(self, function: LocalFunction, event: Any) -> Any:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, function.invoke, event)
+
+    async def _handle(self, request: web.Request) -> web.StreamResponse:
+        started = time.monotonic()
+        management = _CONNECTIONS_PATH.match(request.path)
+        if management:
+            response = await self._management(request, management.group("id"))
+            _log_request(request.method, request.path, response.status, started)
+            return response
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            return await self._websocket(request)
+        answer, target = await self._http(request)
+        response = web.Response(status=answer.status, body=answer.body)
+        for key, value in answer.headers:
+            response.headers.add(key, value)
+        _log_request(request.method, request.path_qs, answer.status, started, target)
+        return response
+
+    # ------------------------------------------------------------------ HTTP API
+
+    async def _http(self, request: web.Request) -> tuple[HttpAnswer, str]:
+        body = await request.read()
+        found = None
+        api = None
+        for api in self.http_apis:
+            found = api.find(request.method, request.path)
+            if found:
+                break
+        if found is None or api is None:
+            if request.method == "GET" and request.path == "/.well-known/jwks.json":
+                return HttpAnswer(
+                    200, [("Content-Type", "application/json")], json.dumps(self.keys.jwks()).encode()
+                ), ""
+            return gateway_error(404, "Not Found"), ""
+        route, params = found
+        if route.function is None:
+            return gateway_error(500, "Internal Server Error"), route.route_key
+        headers: dict[str, str] = {}
+        for key, value in request.headers.items():
+            key = key.lower()
+            headers[key] = f"{headers[key]},{value}" if key in headers else value
+        try:
+            authorizer = authorize(route, headers, self.keys)
+        except Unauthorized as refusal:
+            return gateway_error(refusal.status, "Unauthorized" if refusal.status == 401 else "Forbidden"), ""
+        event = http_event(
+            route,
+            api,
+            method=request.method,
+            raw_path=request.rel_url.raw_path,
+            raw_query=request.rel_url.raw_query_string,
+            headers=headers,
+            body=body,
+            path_parameters=params,
+            authorizer=authorizer,
+            host=request.host,
+            source_ip=request.remote or "127.0.0.1",
+        )
+        target = f"-> {route.function.name}"
+        try:
+            result = await self._invoke(route.function, event)
+        except Exception:
+            log.exception("%s failed on %s", route.function.name, route.route_key)
+            return gateway_error(500, "Internal Server Error"), target
+        try:
+            return http_answer(result), target
+        except (TypeError, ValueError):
+            log.exception("%s answered something API Gateway cannot use", route.function.name)
+            return gateway_error(500, "Internal Server Error"), target
+
+    # ------------------------------------------------------------------ WebSocket API
+
+    async def _websocket(self, request: web.Request) -> web.StreamResponse:
+        started = time.monotonic()
+        if not self.websocket_apis:
+            return web.json_response({"message": "Not Found"}, status=404)
+        api = self.websocket_apis[0]
+        info = ConnectionInfo(new_connection_id(), request.remote or "127.0.0.1", request.headers.get("User-Agent", ""))
+        host = request.host
+        connect = api.routes.get("$connect")
+        if connect is not None and connect.function is not None:
+            headers: dict[str, list[str]] = {}
+            for key, value in request.headers.items():
+                headers.setdefault(key, []).append(value)
+            query: dict[str, list[str]] = {}
+            for key, value in request.rel_url.query.items():
+                query.setdefault(key, []).append(value)
+            try:
+                result = await self._invoke(connect.function, connect_event(api, info, headers, query, host))
+            except Exception:
+                log.exception("%s failed on $connect", connect.function.name)
+                _log_request("WS", "$connect", 500, started, connect.function.name)
+                return web.json_response({"message": "Internal server error"}, status=500)
+            status = int(result.get("statusCode", 200)) if isinstance(result, dict) else 200
+            if not 200 <= status < 300:
+                _log_request("WS", "$connect", status, started, connect.function.name)
+                body = result.get("body", "") if isinstance(result, dict) else ""
+                return web.Response(status=status, text=str(body or ""))
+        ws = web.WebSocketResponse(max_msg_size=_MAX_PAYLOAD * 8)
+        await ws.prepare(request)
+        self.connections[info.connection_id] = (ws, info)
+        _log_request("WS", f"$connect {info.connection_id}", 101, started)
+        try:
+            async for message in ws:
+                if message.type == WSMsgType.TEXT:
+                    await self._message(api, ws, info, str(message.data), host)
+                elif message.type == WSMsgType.BINARY:
+                    await self._message(api, ws, info, bytes(message.data).decode("utf-8", "replace"), host)
+        finally:
+            self.connections.pop(info.connection_id, None)
+            disconnect = api.routes.get("$disconnect")
+            if disconnect is not None and disconnect.function is not None:
+                begun = time.monotonic()
+                event = disconnect_event(api, info, host, ws.close_code or 1005, "")
+                try:
+                    await self._invoke(disconnect.function, event)
+                    _log_request("WS", f"$disconnect {info.connection_id}", 200, begun, disconnect.function.name)
+                except Exception:
+                    log.exception("%s failed on $disconnect", disconnect.function.name)
+        return ws
+
+    async def _message(
+        self, api: WebSocketApi, ws: web.WebSocketResponse, info: ConnectionInfo, body: str, host: str
+    ) -> None:
+        started = time.monotonic()
+        info.last_active_at = time.time()
+        route = api.select(body)
+        if route is None or route.function is None:
+            await ws.send_str(json.dumps(_ws_error("Forbidden", info)))
+            _log_request("WS", f"message {info.connection_id}", 403, started)
+            return
+        event = message_event(api, info, route.route_key, body, host)
+        try:
+            result = await self._invoke(route.function, event)
+        except Exception:
+            log.exception("%s failed on %s", route.function.name, route.route_key)
+            if not ws.closed:
+                await ws.send_str(json.dumps(_ws_error("Internal server error", info)))
+            _log_request("WS", f"{route.route_key} {info.connection_id}", 500, started, route.function.name)
+            return
+        if route.two_way and not ws.closed:
+            reply = route_reply(result)
+            if reply is not None:
+                await ws.send_str(reply)
+        _log_request("WS", f"{route.route_key} {info.connection_id}", 200, started, route.function.name)
+
+    # ------------------------------------------------------------------ @connections
+
+    async def _management(self, request: web.Request, connection_id: str) -> web.Response:
+        entry = self.connections.get(connection_id)
+        if entry is None:
+            return _gone(connection_id)
+        ws, info = entry
+        if request.method == "POST":
+            data = await request.read()
+            if len(data) > _MAX_PAYLOAD:
+                return _management_error(413, "PayloadTooLargeException", "the message is over 128 KB")
+            try:
+                try:
+                    await ws.send_str(data.decode("utf-8"))
+                except UnicodeDecodeError:
+                    await ws.send_bytes(data)
+            except (ConnectionError, RuntimeError):
+                return _gone(connection_id)
+            info.last_active_at = time.time()
+            return web.Response(status=200)
+        if request.method == "GET":
+            return web.json_response(info.describe())
+        if request.method == "DELETE":
+            await ws.close(code=1000, message=b"closed by the server")
+            return web.Response(status=204)
+        return _management_error(405, "MethodNotAllowed", "use POST, GET or DELETE")
+
+
+def _ws_error(message: str, info: ConnectionInfo) -> dict[str, str]:
+    return {"message": message, "connectionId": info.connection_id, "requestId": uuid.uuid4().hex[:16] + "="}
+
+
+def _management_error(status: int, error_type: str, message: str) -> web.Response:
+    return web.json_response({"message": message}, status=status, headers={"x-amzn-ErrorType": error_type})
+
+
+def _gone(connection_id: str) -> web.Response:
+    return _management_error(410, "GoneException", f"connection {connection_id} is gone")
+
+
+def _log_request(method: str, path: str, status: int, started: float, target: str | None = None) -> None:
+    elapsed = (time.monotonic() - started) * 1000
+    suffix = f" {target}" if target else ""
+    log.info("%s %s %d %.1f ms%s", method, path, status, elapsed, suffix)

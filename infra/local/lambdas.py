@@ -1,0 +1,359 @@
+"""The template's Lambda functions, run in-process.
+
+Each ``AWS::Lambda::Function`` with a Python runtime becomes a
+``LocalFunction``: its handler is imported from the repository's
+``functions/<name>`` (found from the code asset in ``cdk.out``) with
+``layers/`` on ``sys.path``, and each invocation runs with the environment the
+template gives that function. The functions share one process, so
+``os.environ`` is layered: inside an invocation, reads see that function's
+variables first (``function_environment``); outside, the process's own.
+
+One invocation at a time per function, like one warm Lambda instance: module
+globals (a resolver's ``current_event``, cached services) are never shared by
+two concurrent calls.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+import importlib.util
+import logging
+import os
+import re
+import sys
+import threading
+import time
+import traceback
+import uuid
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from infra.local.template import ACCOUNT_ID, REGION, Resolver, Template, lambda_arn
+
+log = logging.getLogger("tourney.local")
+
+# ---------------------------------------------------------------------- the layered environment
+
+_overlay: contextvars.ContextVar[Mapping[str, str] | None] = contextvars.ContextVar("local_env", default=None)
+
+
+class _LayeredEnviron(os._Environ):  # type: ignore[misc,type-arg,name-defined]
+    """``os.environ`` whose reads see the current invocation's variables first."""
+
+    def __getitem__(self, key: str) -> str:
+        overlay = _overlay.get()
+        if overlay is not None and key in overlay:
+            return overlay[key]
+        value: str = super().__getitem__(key)
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        overlay = _overlay.get()
+        if overlay is not None and key in overlay:
+            return True
+        return super().__contains__(key)
+
+    def __iter__(self) -> Iterator[str]:
+        overlay = _overlay.get()
+        seen = set()
+        for key in super().__iter__():
+            seen.add(key)
+            yield key
+        if overlay is not None:
+            yield from (key for key in overlay if key not in seen)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def copy(self) -> dict[str, str]:
+        return dict(self)
+
+
+def install_layered_environ() -> None:
+    """Make ``os.environ`` layered (idempotent; harmless outside invocations)."""
+    if not isinstance(os.environ, _LayeredEnviron):
+        os.environ.__class__ = _LayeredEnviron
+
+
+@contextlib.contextmanager
+def function_environment(variables: Mapping[str, str]) -> Iterator[None]:
+    """Within the block, ``os.environ`` reads in this thread see ``variables`` first."""
+    install_layered_environ()
+    token = _overlay.set(dict(variables))
+    try:
+        yield
+    finally:
+        _overlay.reset(token)
+
+
+# ---------------------------------------------------------------------- context and errors
+
+
+@dataclass
+class LocalContext:
+    """The Lambda context object (what Powertools and handlers read)."""
+
+    function_name: str
+    memory_limit_in_mb: int
+    timeout_seconds: int
+    function_version: str = "$LATEST"
+    aws_request_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    identity: Any = None
+    client_context: Any = None
+    _deadline: float = 0.0
+
+    def __post_init__(self) -> None:
+        self._deadline = time.monotonic() + self.timeout_seconds
+        self.invoked_function_arn = lambda_arn(self.function_name)
+        self.log_group_name = f"/aws/lambda/{self.function_name}"
+        self.log_stream_name = time.strftime("%Y/%m/%d/[$LATEST]") + uuid.uuid4().hex
+
+    def get_remaining_time_in_millis(self) -> int:
+        return max(0, int((self._deadline - time.monotonic()) * 1000))
+
+
+class FunctionUnavailable(Exception):
+    """The function cannot run locally (not Python, inline code, code not found)."""
+
+
+def error_payload(error: BaseException) -> dict[str, Any]:
+    """What Lambda answers for an unhandled exception."""
+    return {
+        "errorMessage": str(error),
+        "errorType": type(error).__name__,
+        "stackTrace": traceback.format_tb(error.__traceback__),
+    }
+
+
+# ---------------------------------------------------------------------- functions
+
+#: Set in every function's environment locally, over the template's: no X-Ray daemon, no EMF on stdout.
+LOCAL_OVERRIDES = {
+    "POWERTOOLS_TRACE_DISABLED": "true",
+    "POWERTOOLS_METRICS_DISABLED": "true",
+}
+
+_import_lock = threading.Lock()
+
+
+@dataclass
+class LocalFunction:
+    """One function of the template, invocable in-process."""
+
+    logical_id: str
+    name: str
+    handler: str
+    runtime: str
+    code_dir: Path | None
+    environment: dict[str, str]
+    timeout_seconds: int = 3
+    memory_mb: int = 128
+    unavailable: str | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _entry: Callable[[Any, Any], Any] | None = field(default=None, repr=False)
+    _module: ModuleType | None = field(default=None, repr=False)
+
+    @property
+    def arn(self) -> str:
+        return lambda_arn(self.name)
+
+    def invoke(self, event: Any) -> Any:
+        """Run the handler on ``event`` (its exceptions propagate, as Lambda reports them)."""
+        if self.unavailable:
+            raise FunctionUnavailable(f"{self.name}: {self.unavailable}")
+        with self._lock, function_environment(self.environment):
+            entry = self._load()
+            context = LocalContext(self.name, self.memory_mb, self.timeout_seconds)
+            started = time.monotonic()
+            try:
+                return entry(event, context)
+            finally:
+                elapsed = time.monotonic() - started
+                if elapsed > self.timeout_seconds:
+                    log.warning("%s ran %.1f s, over its timeout of %d s", self.name, elapsed, self.timeout_seconds)
+
+    def _load(self) -> Callable[[Any, Any], Any]:
+        if self._entry is not None:
+            return self._entry
+        assert self.code_dir is not None
+        module_path, _, attribute = self.handler.rpartition(".")
+        file = self.code_dir / (module_path.replace(".", "/") + ".py")
+        if not file.exists():
+            file = self.code_dir / module_path.replace(".", "/") / "__init__.py"
+        if not file.exists():
+            raise FunctionUnavailable(f"{self.name}: no module {module_path} in {self.code_dir}")
+        module_name = f"_tourney_local_{re.sub(r'[^0-9A-Za-z_]', '_', self.name)}_{module_path.replace('.', '_')}"
+        with _import_lock:
+            spec = importlib.util.spec_from_file_location(module_name, file)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[module_name] = module
+            code_dir = str(self.code_dir)
+            sys.path.insert(0, code_dir)
+            try:
+                spec.loader.exec_module(module)
+            except BaseException:
+                sys.modules.pop(module_name, None)
+                raise
+            finally:
+                sys.path.remove(code_dir)
+                if code_dir not in sys.path:
+                    sys.path.append(code_dir)
+        self._module = module
+        self._entry = getattr(module, attribute)
+        return self._entry
+
+
+class FunctionRegistry:
+    """The functions by name and ARN (qualifiers and partial ARNs accepted)."""
+
+    def __init__(self, functions: list[LocalFunction]) -> None:
+        self.functions = functions
+        self._by_name = {f.name: f for f in functions}
+        self._by_logical_id = {f.logical_id: f for f in functions}
+
+    def __iter__(self) -> Iterator[LocalFunction]:
+        return iter(self.functions)
+
+    def by_logical_id(self, logical_id: str) -> LocalFunction | None:
+        return self._by_logical_id.get(logical_id)
+
+    def lookup(self, name_or_arn: str) -> LocalFunction | None:
+        """``api``, ``api:$LATEST``, ``arn:aws:lambda:...:function:api[:alias]``, ``123...:function:api``."""
+        text = name_or_arn
+        if ":function:" in text:
+            text = text.split(":function:", 1)[1]
+        name = text.split(":", 1)[0]
+        return self._by_name.get(name)
+
+
+# ---------------------------------------------------------------------- reading the template
+
+
+def _normalized(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def _repo_code_dir(asset_dir: Path, handler: str, repo_root: Path, hints: list[str]) -> Path | None:
+    """The ``functions/<name>`` folder of the repository that a CDK asset (``asset.<hash>``) was copied from.
+
+    The folder whose handler module has the asset's content; else (edited since the synth) the folder
+    named by the construct path or logical id (the longest name found in them).
+    """
+    functions_dir = repo_root / "functions"
+    if not functions_dir.is_dir():
+        return None
+    module_file = handler.rpartition(".")[0].replace(".", "/") + ".py"
+    candidates = [d for d in sorted(functions_dir.iterdir()) if (d / module_file).is_file()]
+    asset_module = asset_dir / module_file
+    if asset_module.is_file():
+        content = asset_module.read_bytes()
+        same = [d for d in candidates if (d / module_file).read_bytes() == content]
+        if len(same) == 1:
+            return same[0]
+        candidates = same or candidates
+    normalized_hints = [_normalized(h) for h in hints if h]
+    for candidate in candidates:
+        if _normalized(candidate.name) in normalized_hints:
+            return candidate
+    found = [c for c in candidates if any(_normalized(c.name) in hint for hint in normalized_hints)]
+    return max(found, key=lambda c: len(_normalized(c.name))) if found else None
+
+
+def _code_dir(template: Template, logical_id: str, props: Mapping[str, Any], repo_root: Path) -> Path | None:
+    metadata = template.metadata(logical_id)
+    asset = metadata.get("aws:asset:path")
+    base = template.path.parent if template.path else Path.cwd()
+    asset_dir = None
+    if asset:
+        asset_dir = Path(asset) if Path(asset).is_absolute() else base / asset
+    handler = str(props.get("Handler", "index.handler"))
+    cdk_path = str(metadata.get("aws:cdk:path", ""))
+    hints = [*reversed(cdk_path.split("/")), logical_id, str(props.get("FunctionName", ""))]
+    if asset_dir is None:
+        return None
+    if asset_dir.name.startswith("asset."):  # a copy made by CDK: run the repository's folder
+        from_repo = _repo_code_dir(asset_dir, handler, repo_root, hints)
+        if from_repo is not None:
+            return from_repo
+    return asset_dir.resolve() if asset_dir.is_dir() else None
+
+
+def read_functions(
+    template: Template, resolver: Resolver, repo_root: Path, extra_env: Mapping[str, str]
+) -> FunctionRegistry:
+    """Every ``AWS::Lambda::Function`` of the template, its environment resolved locally."""
+    functions = []
+    for logical_id, props in template.of_type("AWS::Lambda::Function"):
+        name = resolver.physical_name(logical_id)
+        runtime = str(props.get("Runtime", ""))
+        handler = str(props.get("Handler", ""))
+        code = props.get("Code", {}) or {}
+        variables = resolver.resolve((props.get("Environment") or {}).get("Variables") or {})
+        timeout = int(resolver.resolve(props.get("Timeout", 3)))
+        memory = int(resolver.resolve(props.get("MemorySize", 128)))
+        environment = {
+            "AWS_REGION": REGION,
+            "AWS_DEFAULT_REGION": REGION,
+            "AWS_LAMBDA_FUNCTION_NAME": name,
+            "AWS_LAMBDA_FUNCTION_VERSION": "$LATEST",
+            "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": str(memory),
+            "AWS_LAMBDA_LOG_GROUP_NAME": f"/aws/lambda/{name}",
+            "AWS_EXECUTION_ENV": f"AWS_Lambda_{runtime}",
+            "LAMBDA_TASK_ROOT": "",
+            "_HANDLER": handler,
+            "TOURNEY_LOCAL": "1",
+            **{k: str(v) for k, v in extra_env.items()},
+            **{k: _env_text(v) for k, v in variables.items()},
+            **LOCAL_OVERRIDES,
+        }
+        unavailable = None
+        code_dir = None
+        if not runtime.startswith("python"):
+            unavailable = f"runtime {runtime or 'unknown'} is not run locally (Python only)"
+        elif "ZipFile" in code:
+            unavailable = "inline code is not run locally"
+        else:
+            code_dir = _code_dir(template, logical_id, props, repo_root)
+            if code_dir is None:
+                unavailable = "its code was not found (no asset folder, no functions/<name>)"
+        if code_dir is not None:
+            environment["LAMBDA_TASK_ROOT"] = str(code_dir)
+        functions.append(
+            LocalFunction(
+                logical_id=logical_id,
+                name=name,
+                handler=handler,
+                runtime=runtime,
+                code_dir=code_dir,
+                environment=environment,
+                timeout_seconds=timeout,
+                memory_mb=memory,
+                unavailable=unavailable,
+            )
+        )
+    return FunctionRegistry(functions)
+
+
+def _env_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def base_environment(moto_url: str) -> dict[str, str]:
+    """What the process (and so every in-process handler) needs to reach the local AWS."""
+    return {
+        "AWS_ENDPOINT_URL": moto_url,
+        "AWS_ENDPOINT_URL_DYNAMODB": moto_url,
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_SESSION_TOKEN": "testing",
+        "AWS_REGION": REGION,
+        "AWS_DEFAULT_REGION": REGION,
+        "AWS_ACCOUNT_ID": ACCOUNT_ID,
+    }

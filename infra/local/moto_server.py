@@ -1,0 +1,239 @@
+"""A moto server on 127.0.0.1 holding the template's tables and queues.
+
+moto runs in this process (``ThreadedMotoServer``), so the runtime also adjusts
+it from inside while it runs, and undoes that on stop:
+
+- Lambda invocations (from moto's Step Functions executor, or a handler's
+  ``lambda.invoke``) run the in-process handler of the function named;
+- an SQS message's delay (``DelaySeconds``) is divided by the time factor;
+- the Step Functions executor is switched on (``POST /moto-api/config``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import threading
+import urllib.request
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import boto3
+from botocore.config import Config
+
+from infra.local.lambdas import FunctionRegistry, error_payload
+from infra.local.template import REGION, Resolver, Template
+
+log = logging.getLogger("tourney.local")
+
+
+class MotoServer:
+    """A ``ThreadedMotoServer`` on 127.0.0.1 (port 0: a free one)."""
+
+    def __init__(self, port: int = 0) -> None:
+        from moto.server import ThreadedMotoServer
+
+        self._server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
+        self.url = ""
+
+    def start(self) -> str:
+        self._server.start()
+        host, port = self._server.get_host_and_port()
+        self.url = f"http://{host}:{port}"
+        self._post("/moto-api/reset", {})
+        self._post("/moto-api/config", {"stepfunctions": {"execute_state_machine": True}})
+        return self.url
+
+    def stop(self) -> None:
+        if self.url:
+            with contextlib.suppress(OSError):
+                self._post("/moto-api/reset", {})
+            self._server.stop()
+            self.url = ""
+
+    def _post(self, path: str, body: Mapping[str, Any]) -> None:
+        request = urllib.request.Request(
+            self.url + path, data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"}
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            response.read()
+
+    def client(self, service: str) -> Any:
+        return boto3.client(
+            service,
+            endpoint_url=self.url,
+            region_name=REGION,
+            aws_access_key_id="testing",
+            aws_secret_access_key="testing",
+            config=Config(retries={"max_attempts": 2}),
+        )
+
+
+# ---------------------------------------------------------------------- resources
+
+
+_TABLE_KEYS = ("KeySchema", "AttributeDefinitions", "LocalSecondaryIndexes")
+
+
+def create_tables(dynamodb: Any, template: Template, resolver: Resolver) -> dict[str, str]:
+    """Every ``AWS::DynamoDB::Table`` (and ``GlobalTable``): keys, indexes, stream, TTL. Names by logical id."""
+    names = {}
+    for rtype in ("AWS::DynamoDB::Table", "AWS::DynamoDB::GlobalTable"):
+        for logical_id, raw in template.of_type(rtype):
+            props = resolver.resolve(raw)
+            name = resolver.physical_name(logical_id)
+            request: dict[str, Any] = {"TableName": name, **{k: props[k] for k in _TABLE_KEYS if k in props}}
+            indexes = []
+            for index in props.get("GlobalSecondaryIndexes", []):
+                index = {k: v for k, v in index.items() if k in ("IndexName", "KeySchema", "Projection")}
+                indexes.append(index)
+            if indexes:
+                request["GlobalSecondaryIndexes"] = indexes
+            if "LocalSecondaryIndexes" in request:
+                request["LocalSecondaryIndexes"] = [
+                    {k: v for k, v in i.items() if k in ("IndexName", "KeySchema", "Projection")}
+                    for i in request["LocalSecondaryIndexes"]
+                ]
+            request["BillingMode"] = "PAY_PER_REQUEST"
+            stream = props.get("StreamSpecification") or {}
+            if stream.get("StreamViewType"):
+                request["StreamSpecification"] = {"StreamEnabled": True, "StreamViewType": stream["StreamViewType"]}
+            dynamodb.create_table(**request)
+            ttl = props.get("TimeToLiveSpecification") or {}
+            if _truthy(ttl.get("Enabled")) and ttl.get("AttributeName"):
+                dynamodb.update_time_to_live(
+                    TableName=name,
+                    TimeToLiveSpecification={"Enabled": True, "AttributeName": ttl["AttributeName"]},
+                )
+            names[logical_id] = name
+    return names
+
+
+_QUEUE_ATTRIBUTES = {
+    "DelaySeconds": "DelaySeconds",
+    "VisibilityTimeout": "VisibilityTimeout",
+    "MessageRetentionPeriod": "MessageRetentionPeriod",
+    "MaximumMessageSize": "MaximumMessageSize",
+    "ReceiveMessageWaitTimeSeconds": "ReceiveMessageWaitTimeSeconds",
+    "FifoQueue": "FifoQueue",
+    "ContentBasedDeduplication": "ContentBasedDeduplication",
+    "DeduplicationScope": "DeduplicationScope",
+    "FifoThroughputLimit": "FifoThroughputLimit",
+}
+
+
+def create_queues(sqs: Any, template: Template, resolver: Resolver) -> dict[str, str]:
+    """Every ``AWS::SQS::Queue`` (FIFO, delay, visibility, redrive to its dead-letter queue). URLs by logical id."""
+    pending = dict(template.of_type("AWS::SQS::Queue"))
+    urls: dict[str, str] = {}
+    while pending:
+        progressed = False
+        for logical_id, raw in list(pending.items()):
+            redrive = raw.get("RedrivePolicy")
+            target = _referenced_queue(redrive)
+            if target is not None and target in pending:
+                continue  # create its dead-letter queue first
+            props = resolver.resolve(raw)
+            attributes = {attr: _attribute_text(props[key]) for key, attr in _QUEUE_ATTRIBUTES.items() if key in props}
+            if props.get("RedrivePolicy"):
+                policy = props["RedrivePolicy"]
+                attributes["RedrivePolicy"] = policy if isinstance(policy, str) else json.dumps(policy)
+            name = resolver.physical_name(logical_id)
+            urls[logical_id] = sqs.create_queue(QueueName=name, Attributes=attributes)["QueueUrl"]
+            del pending[logical_id]
+            progressed = True
+        if not progressed:
+            raise ValueError(f"queues whose dead-letter queues form a cycle: {sorted(pending)}")
+    return urls
+
+
+def _referenced_queue(value: Any) -> str | None:
+    """The logical id of the queue a redrive policy points at (``Fn::GetAtt [Q, Arn]``)."""
+    if isinstance(value, dict):
+        if "Fn::GetAtt" in value:
+            target = value["Fn::GetAtt"]
+            return str(target[0] if isinstance(target, list) else target.split(".")[0])
+        for item in value.values():
+            found = _referenced_queue(item)
+            if found:
+                return found
+    if isinstance(value, list):
+        for item in value:
+            found = _referenced_queue(item)
+            if found:
+                return found
+    return None
+
+
+def _attribute_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _truthy(value: Any) -> bool:
+    return value is True or (isinstance(value, str) and value.lower() == "true")
+
+
+# ---------------------------------------------------------------------- patches
+
+
+class MotoPatches:
+    """Lambda invocations routed to the in-process handlers; SQS delays compressed. Undone by ``remove``."""
+
+    def __init__(self, functions: FunctionRegistry, time_factor: float) -> None:
+        self.functions = functions
+        self.time_factor = time_factor
+        self._undo: list[Callable[[], None]] = []
+
+    def install(self) -> None:
+        from moto.awslambda.models import LambdaBackend
+        from moto.core.utils import unix_time_millis
+        from moto.sqs.models import Message
+
+        original_invoke = LambdaBackend.invoke
+        patches = self
+
+        def invoke(
+            backend: Any, function_name: str, qualifier: str | None, body: Any, headers: Any, response_headers: Any
+        ) -> Any:
+            function = patches.functions.lookup(function_name)
+            if function is None:
+                return original_invoke(backend, function_name, qualifier, body, headers, response_headers)
+            event = json.loads(body) if body else {}
+            invocation_type = (headers or {}).get("X-Amz-Invocation-Type", "RequestResponse")
+            if invocation_type == "Event":
+                threading.Thread(target=_invoke_logged, args=(function, event), daemon=True).start()
+                return b""
+            if invocation_type == "DryRun":
+                return b""
+            try:
+                result = function.invoke(event)
+            except Exception as error:  # the handler's failure is the caller's FunctionError
+                log.warning("%s failed: %s: %s", function.name, type(error).__name__, error)
+                response_headers["x-amz-function-error"] = "Unhandled"
+                return json.dumps(error_payload(error)).encode()
+            return json.dumps(result).encode()
+
+        LambdaBackend.invoke = invoke  # type: ignore[method-assign,assignment]
+        self._undo.append(lambda: setattr(LambdaBackend, "invoke", original_invoke))
+
+        original_delay = Message.delay
+
+        def delay(message: Any, delay_seconds: int) -> None:
+            message.delayed_until = unix_time_millis() + int(delay_seconds) * 1000 / patches.time_factor
+
+        Message.delay = delay  # type: ignore[method-assign]
+        self._undo.append(lambda: setattr(Message, "delay", original_delay))
+
+    def remove(self) -> None:
+        while self._undo:
+            self._undo.pop()()
+
+
+def _invoke_logged(function: Any, event: Any) -> None:
+    try:
+        function.invoke(event)
+    except Exception:
+        log.exception("%s failed (asynchronous invocation)", function.name)

@@ -1,0 +1,452 @@
+"""Schedules: EventBridge Scheduler (template and run-time ones) and EventBridge rules.
+
+moto stores Scheduler schedules but nothing fires them, so the runtime does:
+the template's ``AWS::Scheduler::ScheduleGroup`` and ``AWS::Scheduler::Schedule``
+resources are created in moto, and one thread polls ``list_schedules`` /
+``get_schedule`` for every schedule there (the ones handlers create at run time
+included) and fires those due at their target: a Lambda function (in-process),
+an SQS queue or a state machine. ``AWS::Events::Rule`` resources with a
+``ScheduleExpression`` fire their targets the same way.
+
+Time is compressed by the time factor: a ``rate(1 minute)`` schedule fires
+every ``60 / factor`` seconds, a ``cron(...)`` one when the runtime's virtual
+clock (``start + elapsed * factor``) passes a matching minute, and a one-time
+``at(...)`` schedule after ``(at - created) / factor`` seconds.
+
+>>> rate_seconds("rate(15 minutes)")
+900
+>>> from datetime import datetime
+>>> Cron.parse("cron(0/15 * ? * MON-FRI *)").matches(datetime(2025, 1, 6, 10, 30))
+True
+>>> Cron.parse("cron(0/15 * ? * MON-FRI *)").matches(datetime(2025, 1, 5, 10, 30))
+False
+"""
+
+from __future__ import annotations
+
+import calendar
+import json
+import logging
+import re
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from infra.local.lambdas import FunctionRegistry
+from infra.local.template import ACCOUNT_ID, REGION, Resolver, Template
+
+log = logging.getLogger("tourney.local")
+
+_UNITS = {"minute": 60, "minutes": 60, "hour": 3600, "hours": 3600, "day": 86400, "days": 86400}
+_MONTHS = {m.upper(): i for i, m in enumerate(calendar.month_abbr) if m}
+_DAYS = {"SUN": 1, "MON": 2, "TUE": 3, "WED": 4, "THU": 5, "FRI": 6, "SAT": 7}
+
+
+def rate_seconds(expression: str) -> int:
+    match = re.fullmatch(r"rate\(\s*(\d+)\s+([a-z]+)\s*\)", expression.strip())
+    if not match or match.group(2) not in _UNITS:
+        raise ValueError(f"not a rate expression: {expression!r}")
+    return int(match.group(1)) * _UNITS[match.group(2)]
+
+
+def at_time(expression: str, timezone: str = "UTC") -> datetime:
+    match = re.fullmatch(r"at\(\s*([0-9T:\-]+)\s*\)", expression.strip())
+    if not match:
+        raise ValueError(f"not an at expression: {expression!r}")
+    local = datetime.fromisoformat(match.group(1)).replace(tzinfo=ZoneInfo(timezone or "UTC"))
+    return local.astimezone(UTC)
+
+
+@dataclass(frozen=True)
+class Cron:
+    """An AWS cron expression (minutes hours day-of-month month day-of-week year)."""
+
+    fields: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, expression: str) -> Cron:
+        match = re.fullmatch(r"cron\((.*)\)", expression.strip())
+        fields = tuple(match.group(1).split()) if match else ()
+        if len(fields) != 6:
+            raise ValueError(f"not a cron expression: {expression!r}")
+        return cls(fields)
+
+    def matches(self, moment: datetime) -> bool:
+        minute, hour, dom, month, dow, year = self.fields
+        aws_dow = (moment.weekday() + 1) % 7 + 1  # SUN=1 .. SAT=7
+        return (
+            _field(minute, moment.minute, 0, 59)
+            and _field(hour, moment.hour, 0, 23)
+            and _field(month, moment.month, 1, 12, _MONTHS)
+            and _field(year, moment.year, 1970, 2199)
+            and _day_of_month(dom, moment)
+            and _day_of_week(dow, moment, aws_dow)
+        )
+
+
+def _field(spec: str, value: int, low: int, high: int, names: dict[str, int] | None = None) -> bool:
+    if spec in ("*", "?"):
+        return True
+    for part in spec.split(","):
+        step = 1
+        if "/" in part:
+            part, step_text = part.split("/", 1)
+            step = int(step_text)
+        if part in ("*", ""):
+            start, end = low, high
+        elif "-" in part:
+            first, last = part.split("-", 1)
+            start, end = _value(first, names), _value(last, names)
+        else:
+            start = _value(part, names)
+            end = high if step > 1 else start
+        if start <= value <= end and (value - start) % step == 0:
+            return True
+    return False
+
+
+def _value(text: str, names: dict[str, int] | None) -> int:
+    if names and text.upper() in names:
+        return names[text.upper()]
+    return int(text)
+
+
+def _day_of_month(spec: str, moment: datetime) -> bool:
+    last = calendar.monthrange(moment.year, moment.month)[1]
+    if spec == "L":
+        return moment.day == last
+    if spec.endswith("W"):
+        return moment.weekday() < 5 and abs(moment.day - int(spec[:-1] or last)) <= 2
+    return _field(spec, moment.day, 1, last)
+
+
+def _day_of_week(spec: str, moment: datetime, aws_dow: int) -> bool:
+    if "#" in spec:
+        day, nth = spec.split("#", 1)
+        return aws_dow == _value(day, _DAYS) and (moment.day - 1) // 7 + 1 == int(nth)
+    if spec.endswith("L") and spec != "L":
+        day = _value(spec[:-1], _DAYS)
+        return aws_dow == day and moment.day + 7 > calendar.monthrange(moment.year, moment.month)[1]
+    return _field(spec, aws_dow, 1, 7, _DAYS)
+
+
+# ---------------------------------------------------------------------- the clock
+
+
+@dataclass
+class VirtualClock:
+    """Real time since ``start``, multiplied by the time factor."""
+
+    factor: float = 1.0
+    start: float = field(default_factory=time.time)
+
+    def now(self) -> float:
+        return self.start + (time.time() - self.start) * self.factor
+
+
+# ---------------------------------------------------------------------- targets
+
+
+@dataclass
+class Target:
+    arn: str
+    input: str | None = None
+    message_group_id: str | None = None
+
+
+class Targets:
+    """Fires a target ARN: a Lambda function (asynchronously, in-process), an SQS queue, a state machine."""
+
+    def __init__(
+        self, functions: FunctionRegistry, client: Callable[[str], Any], queue_url_of: Callable[[str], str]
+    ) -> None:
+        self.functions = functions
+        self._client = client
+        self._queue_url_of = queue_url_of
+        self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="local-schedule")
+
+    def fire(self, source: str, target: Target, default_event: Any) -> None:
+        self.executor.submit(self._fire, source, target, default_event)
+
+    def _fire(self, source: str, target: Target, default_event: Any) -> None:
+        started = time.monotonic()
+        payload = target.input if target.input is not None else json.dumps(default_event)
+        try:
+            if ":lambda:" in target.arn:
+                function = self.functions.lookup(target.arn)
+                if function is None:
+                    raise LookupError(f"no local function {target.arn}")
+                function.invoke(json.loads(payload) if payload else {})
+                destination = function.name
+            elif ":sqs:" in target.arn:
+                request: dict[str, Any] = {"QueueUrl": self._queue_url_of(target.arn), "MessageBody": payload}
+                if target.message_group_id:
+                    request["MessageGroupId"] = target.message_group_id
+                    request["MessageDeduplicationId"] = uuid.uuid4().hex
+                self._client("sqs").send_message(**request)
+                destination = target.arn.rsplit(":", 1)[-1]
+            elif ":states:" in target.arn:
+                self._client("stepfunctions").start_execution(
+                    stateMachineArn=target.arn, name=f"schedule-{uuid.uuid4().hex}", input=payload or "{}"
+                )
+                destination = target.arn.rsplit(":", 1)[-1]
+            else:
+                log.warning("schedule %s: target %s is not run locally", source, target.arn)
+                return
+        except Exception:
+            log.exception("schedule %s: firing %s failed", source, target.arn)
+            return
+        log.info("SCHEDULE %s fired %.1f ms -> %s", source, (time.monotonic() - started) * 1000, destination)
+
+    def shutdown(self) -> None:
+        self.executor.shutdown(wait=True, cancel_futures=True)
+
+
+# ---------------------------------------------------------------------- the scheduler
+
+
+@dataclass
+class _Tracked:
+    """A schedule seen in moto: when it fires next (real epoch seconds), or never again."""
+
+    modified: Any
+    expression: str
+    target: Target
+    next_real: float | None
+    cron: Cron | None = None
+    period: float | None = None
+    delete_after: bool = False
+    last_virtual: float = 0.0
+
+
+@dataclass
+class RuleSchedule:
+    """An ``AWS::Events::Rule`` with a schedule expression and its targets."""
+
+    name: str
+    arn: str
+    expression: str
+    targets: list[Target]
+
+
+def read_rules(template: Template, resolver: Resolver) -> list[RuleSchedule]:
+    rules = []
+    for logical_id, raw in template.of_type("AWS::Events::Rule"):
+        props = resolver.resolve(raw)
+        if not props.get("ScheduleExpression") or props.get("State", "ENABLED") != "ENABLED":
+            continue
+        targets = [
+            Target(str(t["Arn"]), t.get("Input"), (t.get("SqsParameters") or {}).get("MessageGroupId"))
+            for t in props.get("Targets", [])
+        ]
+        rules.append(
+            RuleSchedule(
+                resolver.physical_name(logical_id),
+                resolver.get_att(logical_id, "Arn"),
+                str(props["ScheduleExpression"]),
+                targets,
+            )
+        )
+    return rules
+
+
+def create_template_schedules(scheduler: Any, template: Template, resolver: Resolver) -> None:
+    """The template's schedule groups and schedules, created in moto (so one poller sees them all)."""
+    for logical_id, _ in template.of_type("AWS::Scheduler::ScheduleGroup"):
+        scheduler.create_schedule_group(Name=resolver.physical_name(logical_id))
+    for logical_id, raw in template.of_type("AWS::Scheduler::Schedule"):
+        props = resolver.resolve(raw)
+        target = dict(props.get("Target") or {})
+        request: dict[str, Any] = {
+            "Name": resolver.physical_name(logical_id),
+            "ScheduleExpression": props["ScheduleExpression"],
+            "FlexibleTimeWindow": props.get("FlexibleTimeWindow") or {"Mode": "OFF"},
+            "Target": target,
+            "State": props.get("State", "ENABLED"),
+        }
+        for key in ("GroupName", "ScheduleExpressionTimezone", "Description"):
+            if props.get(key):
+                request[key] = props[key]
+        scheduler.create_schedule(**request)
+
+
+class Scheduler:
+    """Polls moto's schedules and the template's rules, and fires what is due."""
+
+    def __init__(
+        self,
+        client: Callable[[str], Any],
+        targets: Targets,
+        rules: list[RuleSchedule],
+        clock: VirtualClock,
+        stopping: threading.Event,
+        tick: float = 0.2,
+    ) -> None:
+        self._client = client
+        self.targets = targets
+        self.clock = clock
+        self._stopping = stopping
+        self.tick = tick
+        self._tracked: dict[str, _Tracked] = {}
+        self._fired_once: set[tuple[str, Any]] = set()
+        self._rule_events: dict[str, dict[str, Any]] = {}
+        for rule in rules:
+            event = self._rule_event(rule)
+            for index, target in enumerate(rule.targets):
+                tracked = self._track(rule.expression, "UTC", target, created=time.time(), modified=None)
+                tracked.delete_after = False
+                self._tracked[f"rule:{rule.name}:{index}"] = tracked
+                self._rule_events[f"rule:{rule.name}:{index}"] = event
+        self._thread = threading.Thread(target=self._run, name="local-scheduler", daemon=True)
+
+    @staticmethod
+    def _rule_event(rule: RuleSchedule) -> dict[str, Any]:
+        return {
+            "version": "0",
+            "detail-type": "Scheduled Event",
+            "source": "aws.events",
+            "account": ACCOUNT_ID,
+            "region": REGION,
+            "resources": [rule.arn],
+            "detail": {},
+        }
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def join(self, timeout: float) -> None:
+        self._thread.join(timeout)
+
+    def _track(self, expression: str, timezone: str, target: Target, created: float, modified: Any) -> _Tracked:
+        tracked = _Tracked(modified=modified, expression=expression, target=target, next_real=None)
+        factor = self.clock.factor
+        if expression.startswith("rate("):
+            tracked.period = rate_seconds(expression) / factor
+            tracked.next_real = time.time() + tracked.period
+        elif expression.startswith("cron("):
+            tracked.cron = Cron.parse(expression)
+            tracked.last_virtual = self.clock.now()
+            tracked.next_real = 0.0  # checked on every tick
+        elif expression.startswith("at("):
+            due = at_time(expression, timezone).timestamp()
+            tracked.next_real = created + max(0.0, due - created) / factor
+        else:
+            raise ValueError(f"unknown schedule expression {expression!r}")
+        return tracked
+
+    def _run(self) -> None:
+        scheduler = self._client("scheduler")
+        while not self._stopping.wait(self.tick):
+            try:
+                self._refresh(scheduler)
+            except Exception:
+                if self._stopping.is_set():
+                    return
+                log.exception("reading the schedules failed")
+            self._fire_due(scheduler)
+
+    def _refresh(self, scheduler: Any) -> None:
+        seen = set()
+        for summary in self._list(scheduler):
+            key = summary["Arn"]
+            seen.add(key)
+            if summary.get("State") != "ENABLED":
+                self._tracked.pop(key, None)
+                continue
+            modified = summary.get("LastModificationDate")
+            current = self._tracked.get(key)
+            if current is not None and current.modified == modified:
+                continue
+            if (key, modified) in self._fired_once:
+                continue
+            detail = scheduler.get_schedule(Name=summary["Name"], GroupName=summary.get("GroupName", "default"))
+            raw_target = detail.get("Target") or {}
+            target = Target(
+                str(raw_target.get("Arn", "")),
+                raw_target.get("Input"),
+                (raw_target.get("SqsParameters") or {}).get("MessageGroupId"),
+            )
+            created = _epoch(detail.get("LastModificationDate") or detail.get("CreationDate")) or time.time()
+            try:
+                tracked = self._track(
+                    str(detail["ScheduleExpression"]),
+                    str(detail.get("ScheduleExpressionTimezone") or "UTC"),
+                    target,
+                    created=min(created, time.time()),
+                    modified=modified,
+                )
+            except ValueError:
+                log.warning("schedule %s: cannot read %r", summary["Name"], detail.get("ScheduleExpression"))
+                continue
+            tracked.delete_after = detail.get("ActionAfterCompletion") == "DELETE"
+            self._tracked[key] = tracked
+        for key in [k for k in self._tracked if not k.startswith("rule:") and k not in seen]:
+            del self._tracked[key]
+
+    @staticmethod
+    def _list(scheduler: Any) -> list[dict[str, Any]]:
+        schedules: list[dict[str, Any]] = []
+        token = None
+        while True:
+            answer = scheduler.list_schedules(**({"NextToken": token} if token else {}))
+            schedules.extend(answer.get("Schedules", []))
+            token = answer.get("NextToken")
+            if not token:
+                return schedules
+
+    def _fire_due(self, scheduler: Any) -> None:
+        now = time.time()
+        for key, tracked in list(self._tracked.items()):
+            if tracked.next_real is None:
+                continue
+            name = key.rsplit("/", 1)[-1] if not key.startswith("rule:") else key.split(":")[1]
+            event = self._rule_events.get(key, {})
+            if tracked.cron is not None:
+                virtual_now = self.clock.now()
+                if self._cron_due(tracked, virtual_now):
+                    self.targets.fire(name, tracked.target, event)
+                tracked.last_virtual = virtual_now
+                continue
+            if now < tracked.next_real:
+                continue
+            self.targets.fire(name, tracked.target, event)
+            if tracked.period is not None:
+                tracked.next_real = max(tracked.next_real + tracked.period, now)
+                continue
+            tracked.next_real = None  # a one-time schedule
+            self._fired_once.add((key, tracked.modified))
+            if tracked.delete_after:
+                group = key.split("/")[-2]
+                try:
+                    scheduler.delete_schedule(Name=name, GroupName=group)
+                except Exception:
+                    log.warning("schedule %s: could not delete it after firing", name)
+
+    @staticmethod
+    def _cron_due(tracked: _Tracked, virtual_now: float) -> bool:
+        """Whether a minute matching the cron began in ``(last_virtual, virtual_now]``."""
+        assert tracked.cron is not None
+        minute = datetime.fromtimestamp(tracked.last_virtual, UTC).replace(second=0, microsecond=0)
+        minute += timedelta(minutes=1)
+        end = datetime.fromtimestamp(virtual_now, UTC)
+        for _ in range(100_000):
+            if minute > end:
+                return False
+            if tracked.cron.matches(minute.replace(tzinfo=None)):
+                return True
+            minute += timedelta(minutes=1)
+        return False
+
+
+def _epoch(value: Any) -> float | None:
+    if isinstance(value, datetime):
+        return value.timestamp()
+    if isinstance(value, int | float):
+        return float(value)
+    return None
