@@ -58,11 +58,13 @@ def create_tournament(
         scope=f"create:{caller.player_id}",
         key=idempotency_key,
         payload=body.model_dump(mode="json"),
-        call=lambda: admin.create_tournament(command).to_dict(),
+        call=lambda: admin.create_tournament(command),
+        answer_type=Created,
+        lambda_context=app.lambda_context,
     )
-    correlate(tournament_id=answer["id"])
+    correlate(tournament_id=answer.id)
     logger.info("tournament created", extra={"operator": caller.player_id})
-    return Created(**answer)
+    return answer
 
 
 @app.post("/admin/tournaments/<id>/terminate", responses=error_responses(403, 404, 409))
@@ -90,9 +92,11 @@ def deposit(
         scope=f"deposit:{player}",
         key=idempotency_key,
         payload=body.model_dump(mode="json"),
-        call=lambda: accounts.deposit(player, body.amount, key).to_dict(),
+        call=lambda: accounts.deposit(player, body.amount, key),
+        answer_type=DepositView,
+        lambda_context=app.lambda_context,
     )
-    return DepositView(**answer)
+    return answer
 
 
 @observed(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)

@@ -101,10 +101,12 @@ def register(
         scope=f"register:{id}:{caller.player_id}",
         key=idempotency_key,
         payload={},
-        call=lambda: registration.register(id, caller.player_id, idempotency_key or "").to_dict(),
+        call=lambda: registration.register(id, caller.player_id, idempotency_key or ""),
+        answer_type=RegistrationView,
+        lambda_context=app.lambda_context,
     )
     metrics.add_metric(name="Registrations", unit=MetricUnit.Count, value=1)
-    return RegistrationView(**answer)
+    return answer
 
 
 @app.delete("/tournaments/<id>/registrations/me", responses=error_responses(404, 409))

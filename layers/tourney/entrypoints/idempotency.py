@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol, TypeVar
+
+from pydantic import TypeAdapter
 
 from tourney.entrypoints.errors import RequestInProgress
 from tourney.entrypoints.settings import settings
@@ -27,8 +29,15 @@ __all__ = ["once"]
 Answer = dict[str, Any]
 
 
+class Stored(Protocol):
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+V = TypeVar("V", bound=Stored)
+
+
 @functools.lru_cache(maxsize=4)
-def _runner(table_name: str, ttl_seconds: int) -> Callable[..., Answer]:
+def _runner(table_name: str, ttl_seconds: int) -> tuple[Callable[..., Answer], Any]:
     from aws_lambda_powertools.utilities.idempotency import (
         DynamoDBPersistenceLayer,
         IdempotencyConfig,
@@ -49,15 +58,23 @@ def _runner(table_name: str, ttl_seconds: int) -> Callable[..., Answer]:
     guarded: Callable[..., Answer] = idempotent_function(
         run, data_keyword_argument="request", persistence_store=persistence, config=config
     )
-    return guarded
+    return guarded, config
 
 
-def once(scope: str, key: str | None, payload: Mapping[str, Any], call: Callable[[], Answer]) -> Answer:
-    """``call()`` once per ``(scope, key)``; replays answer what the first call answered.
+def once(
+    scope: str,
+    key: str | None,
+    payload: Mapping[str, Any],
+    call: Callable[[], V],
+    answer_type: type[V],
+    lambda_context: Any = None,
+) -> V:
+    """``call()`` once per ``(scope, key)``; replays answer what the first call answered (as ``answer_type``).
 
     ``scope`` says who and what (``"register:<tournament>:<player>"``), so one
     player's key never replays another's answer; ``payload`` is what must be
-    the same on a replay.
+    the same on a replay. The answer is stored as JSON (``to_dict``) and read
+    back into ``answer_type``.
     """
     if not key:
         return call()
@@ -67,10 +84,19 @@ def once(scope: str, key: str | None, payload: Mapping[str, Any], call: Callable
     )
 
     config = settings()
-    run = _runner(config.idempotency_table, config.idempotency_ttl_seconds)
+    run, idempotency_config = _runner(config.idempotency_table, config.idempotency_ttl_seconds)
+    if lambda_context is not None:
+        idempotency_config.register_lambda_context(lambda_context)
     try:
-        return run(request={"scope": scope, "key": key, "payload": dict(payload)}, call=call)
+        stored = run(request={"scope": scope, "key": key, "payload": dict(payload)}, call=lambda: call().to_dict())
     except IdempotencyAlreadyInProgressError as error:
         raise RequestInProgress("a request with this Idempotency-Key is still in progress") from error
     except IdempotencyValidationError as error:
         raise RequestInProgress("this Idempotency-Key was used with another request") from error
+    answer: V = _adapter(answer_type).validate_python(stored)
+    return answer
+
+
+@functools.lru_cache(maxsize=16)
+def _adapter(answer_type: type[V]) -> TypeAdapter[V]:
+    return TypeAdapter(answer_type)
