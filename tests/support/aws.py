@@ -149,6 +149,48 @@ if ("before-parameter-build", _on_parameter_build) not in BUILTIN_HANDLERS:
     BUILTIN_HANDLERS.append(("before-parameter-build", _on_parameter_build))
 
 
+# -- item sizes, as DynamoDB bills them -----------------------------------------------------------------------------
+
+
+def item_size(item: dict[str, Any]) -> int:
+    """Bytes of an item in DynamoDB JSON (a low-level ``GetItem``'s ``Item``): names plus values.
+
+    Strings count their UTF-8 bytes, binaries their bytes, numbers about one byte per two digits plus one,
+    booleans and nulls one byte, lists and maps three bytes plus their elements (AWS's documented rules).
+    """
+    return sum(len(name.encode()) + _value_size(value) for name, value in item.items())
+
+
+def _value_size(value: dict[str, Any]) -> int:
+    ((kind, inner),) = value.items()
+    if kind == "S":
+        return len(inner.encode())
+    if kind == "B":
+        return len(inner)
+    if kind == "N":
+        digits = len(inner.lstrip("-").replace(".", "").lstrip("0")) or 1
+        return (digits + 1) // 2 + 1
+    if kind in ("BOOL", "NULL"):
+        return 1
+    if kind == "L":
+        return 3 + sum(_value_size(v) + 1 for v in inner)
+    if kind == "M":
+        return 3 + sum(len(k.encode()) + _value_size(v) + 1 for k, v in inner.items())
+    if kind in ("SS", "NS", "BS"):
+        return sum(len(str(v)) for v in inner)
+    raise ValueError(f"unknown DynamoDB type {kind}")
+
+
+def raw_item(table_name: str, pk: str, sk: str | None = None, *, hash_name: str = "pk") -> dict[str, Any] | None:
+    """An item as stored, in DynamoDB JSON (a strongly consistent low-level ``GetItem``)."""
+    key = {hash_name: {"S": pk}}
+    if sk is not None:
+        key["sk"] = {"S": sk}
+    found = boto3.client("dynamodb", region_name=REGION).get_item(TableName=table_name, Key=key, ConsistentRead=True)
+    item: dict[str, Any] | None = found.get("Item")
+    return item
+
+
 # -- moto, one request at a time --------------------------------------------------------------------------------------
 
 _MOTO_LOCK = threading.RLock()

@@ -8,8 +8,8 @@
   condition ``balance >= :debit`` on accounts that hold money (players, pools,
   house revenue, refunds owed), so none goes below zero;
 * one idempotency-key item per entry, ``attribute_not_exists(pk)``, holding the entry;
-* one leg item per entry and account, under the account's partition, so an
-  account's history (``GET /me/ledger``) is one Query.
+* one leg item per entry and player account, under the account's partition, so a
+  player's history (``GET /me/ledger``) is one Query.
 
 A key already used for the same movement is a no-op that returns the stored
 entry (seen in the cancellation reason, ``ReturnValuesOnConditionCheckFailure``);
@@ -54,9 +54,19 @@ from tourney.adapters.dynamo.models.ledger import (
     entry_pk,
     leg_sk,
 )
-from tourney.adapters.dynamo.transaction import Cancelled, Transaction
-from tourney.domain.errors import IdempotencyConflict, InsufficientFunds
+from tourney.adapters.dynamo.transaction import CONDITION_FAILED, RETRYABLE, Cancelled, Transaction
+from tourney.domain.errors import IdempotencyConflict, InsufficientFunds, StaleVersion
 from tourney.domain.ledger import Account, AccountKind, Entry, EntryKind, Leg
+
+EXPLAINED = frozenset({CONDITION_FAILED, *RETRYABLE})
+"""Cancellation codes that are a lost condition or race; any other (a malformed request) is raised as it is."""
+
+HISTORY_KINDS = frozenset({AccountKind.PLAYER})
+"""Accounts whose entries are listed (``GET /me/ledger``): each leg of theirs is an item under their partition.
+
+Pools, house revenue and the other tournament accounts keep no leg items: a refund of the waiting list
+then fits 15 refunds in one transaction (DynamoDB's limit is 100 items), and an audit reads the entry items.
+"""
 
 ATTEMPTS = 4
 """How often a batch is sent again after duplicates are dropped or a shard ran short under a concurrent debit."""
@@ -172,9 +182,9 @@ class Posting:
         if duplicates:
             return duplicates
         short = [f.tag for f in cancelled.failures if isinstance(f.tag, BalanceTag) and f.condition_failed]
-        if short:
-            tag = short[0]
-            raise InsufficientFunds(f"{tag.account} cannot pay {tag.debit} cents")
+        unsplit = [tag for tag in short if tag.shard is None]
+        if unsplit:
+            raise InsufficientFunds(f"{unsplit[0].account} cannot pay {unsplit[0].debit} cents")
         return {}
 
     def short_split_accounts(self, cancelled: Cancelled) -> bool:
@@ -186,8 +196,11 @@ class Posting:
 class DynamoLedger:
     """The ledger on DynamoDB (``LedgerPort``): balances, entries, atomic conditional posting."""
 
-    def __init__(self, shards: LedgerShards | None = None) -> None:
+    def __init__(
+        self, shards: LedgerShards | None = None, history_kinds: Iterable[AccountKind] = HISTORY_KINDS
+    ) -> None:
         self.shards = shards or LedgerShards()
+        self.history_kinds = frozenset(history_kinds)
 
     # -- reads ---------------------------------------------------------------------------------------------------
 
@@ -220,7 +233,13 @@ class DynamoLedger:
         return entry_from_attributes(item.key, item.kind, item.tournament_id, item.at, item.legs)
 
     def entries(self, account: Account, *, newest_first: bool = False, limit: int | None = None) -> tuple[Entry, ...]:
-        """The entries touching ``account``, in time order: one Query (one per shard for a split account)."""
+        """The entries touching ``account``, in time order: one Query (one per shard for a split account).
+
+        Only accounts of :attr:`history_kinds` (players, by default) keep leg items; asking for another
+        raises ``ValueError`` rather than answer an empty history.
+        """
+        if account.kind not in self.history_kinds:
+            raise ValueError(f"{account.kind} accounts keep no history here: read their entries by key")
         count = self.shards.of(account)
         pks = [account_pk(str(account))] if count == 1 else [account_pk(str(account), s) for s in range(count)]
         found: list[tuple[str, Entry]] = []
@@ -244,29 +263,42 @@ class DynamoLedger:
         """Post a batch atomically in one transaction; return, for each entry, the entry stored under its key."""
         return self.run(entries, lambda tx: None)
 
-    def run(self, entries: Sequence[Entry], more: Callable[[Transaction], Any]) -> tuple[Entry, ...]:
+    def run(
+        self,
+        entries: Sequence[Entry],
+        more: Callable[[Transaction], Any],
+        on_cancel: Callable[[Cancelled], None] | None = None,
+    ) -> tuple[Entry, ...]:
         """Post ``entries`` in one transaction with whatever ``more`` adds to it; retry as :class:`Posting` says.
 
-        ``more`` is called again for every attempt, on a fresh transaction;
-        cancellations that are not the ledger's are raised to the caller.
+        ``more`` is called again for every attempt, on a fresh transaction.
+        ``on_cancel`` sees a cancellation first and raises for the items that
+        ``more`` added; what it lets through is explained by the ledger, and a
+        cancellation nobody explains is raised as it is.
         """
         known: dict[str, Entry] = {}
-        for attempt in range(ATTEMPTS):
+        for _attempt in range(ATTEMPTS):
             tx = Transaction()
             posting = self.prepare(entries, tx, known=known)
             more(tx)
             try:
                 tx.commit()
             except Cancelled as cancelled:
+                if not all(f.code in EXPLAINED for f in cancelled.failures):
+                    raise
+                if on_cancel is not None:
+                    on_cancel(cancelled)
                 duplicates = posting.explain(cancelled)
                 if duplicates:
                     known.update(duplicates)
                     continue
-                if posting.short_split_accounts(cancelled) and attempt + 1 < ATTEMPTS:
+                if posting.short_split_accounts(cancelled):
                     continue
+                if all(f.code in RETRYABLE for f in cancelled.failures):
+                    raise StaleVersion(f"the transaction lost a race: {cancelled}") from cancelled
                 raise
             return posting.result()
-        raise InsufficientFunds("the batch could not be posted: its accounts kept changing")
+        raise InsufficientFunds("the batch could not be posted: a split account kept running short")
 
     def prepare(self, entries: Sequence[Entry], tx: Transaction, *, known: dict[str, Entry] | None = None) -> Posting:
         """Add the batch's items to ``tx``; entries in ``known`` (already stored) are left out.
@@ -292,6 +324,8 @@ class DynamoLedger:
         for entry in fresh:
             tx.put(_entry_item(entry), condition=EntryItem.pk.does_not_exist(), tag=KeyTag(entry.key), return_old=True)
             for leg in entry.legs:
+                if leg.account.kind not in self.history_kinds:
+                    continue
                 home = leg_homes[(entry.key, leg.account)]
                 tx.put(
                     LegItem(
@@ -377,4 +411,4 @@ def _anchor(entry: Entry) -> str:
 
 
 def _balance_attr() -> NumberAttribute:
-    return BalanceItem.balance  # type: ignore[return-value]
+    return BalanceItem.balance

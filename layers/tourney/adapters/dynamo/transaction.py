@@ -114,7 +114,7 @@ class Transaction:
     def update(
         self,
         item: Model,
-        actions: list[Action],
+        actions: Sequence[Action],
         *,
         condition: Condition | None = None,
         tag: Any = None,
@@ -128,7 +128,9 @@ class Transaction:
             hash_key,
             range_key,
             tag,
-            lambda tx: tx.update(item, actions, condition=condition, return_values=values, add_version_condition=False),
+            lambda tx: tx.update(
+                item, list(actions), condition=condition, return_values=values, add_version_condition=False
+            ),
         )
 
     def delete(self, item: Model, *, condition: Condition | None = None, tag: Any = None) -> None:
@@ -177,7 +179,7 @@ class Transaction:
         ordered = sorted(self._operations, key=lambda op: _ORDER[op.kind])
         assert self._connection_of is not None
         meta = self._connection_of.Meta
-        connection = Connection(region=meta.region, host=meta.host)  # type: ignore[attr-defined]
+        connection = Connection(region=meta.region, host=meta.host)
         try:
             with TransactWrite(connection=connection) as writer:
                 for operation in ordered:

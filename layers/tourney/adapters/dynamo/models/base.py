@@ -21,7 +21,7 @@ from tourney.adapters.dynamo.schema import region as region_of
 _MODELS: list[tuple[type[Model], TableSchema]] = []
 
 
-def meta_for(schema: TableSchema, environ: Mapping[str, str] | None = None) -> type:
+def meta_for(schema: TableSchema, environ: Mapping[str, str] | None = None) -> Any:
     """A PynamoDB ``Meta`` class for a model stored in ``schema``'s table."""
 
     class Meta:
@@ -50,9 +50,9 @@ def registered_models() -> tuple[tuple[type[Model], TableSchema], ...]:
 def configure(environ: Mapping[str, str] | None = None) -> None:
     """Resolve every model's table name, endpoint and region again from ``environ`` (default: ``os.environ``)."""
     for model, schema in _MODELS:
-        model.Meta.table_name = schema.name(environ)  # type: ignore[attr-defined]
-        model.Meta.host = endpoint_url(environ)  # type: ignore[attr-defined]
-        model.Meta.region = region_of(environ)  # type: ignore[attr-defined]
+        model.Meta.table_name = schema.name(environ)
+        model.Meta.host = endpoint_url(environ)
+        model.Meta.region = region_of(environ)
     reset_connections()
 
 

@@ -1,0 +1,419 @@
+"""Records to items and back (cosmicpython's ``orm.py``, by hand): one pair of functions per record.
+
+The PynamoDB models (``models/``) are the stored shapes; the service records
+(``tourney.services.records``) are what the services see. Each :class:`Mapper`
+turns a record into the item to write (with the version it will have once
+written, ``record.version + 1``) and an item back into the record; and gives
+the record's key, for condition checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from datetime import datetime
+from typing import Any
+
+from pynamodb.models import Model
+
+from tourney.adapters.dynamo.models import tables as tm
+from tourney.adapters.dynamo.models import tournaments as tn
+from tourney.domain.prizes import Placing
+from tourney.domain.registration import TournamentStatus
+from tourney.domain.seating import TableSeating
+from tourney.domain.structure import TournamentConfig
+from tourney.domain.table import Table
+from tourney.domain.tournament import Contribution, TournamentState
+from tourney.services.records import (
+    CoordinatorRecord,
+    CounterShard,
+    EntrantRecord,
+    HandRecord,
+    Record,
+    RegistrationRecord,
+    RegistrationState,
+    SeatingPlan,
+    TableRecord,
+    TournamentRecord,
+    WaitingList,
+)
+
+
+def iso(at: datetime | None) -> str | None:
+    return at.isoformat() if at is not None else None
+
+
+def parse(at: str | None) -> datetime | None:
+    return datetime.fromisoformat(at) if at else None
+
+
+def parse_required(at: str) -> datetime:
+    return datetime.fromisoformat(at)
+
+
+@dataclass(frozen=True)
+class Key:
+    model: type[Model]
+    pk: str
+    sk: str
+
+
+@dataclass(frozen=True)
+class Mapper:
+    record_type: type
+    key: Callable[[Any], Key]
+    to_item: Callable[[Any, int], Model]
+    """The item for a record, stamped with the given version."""
+    from_item: Callable[[Any], Any]
+
+
+# -- tournament -------------------------------------------------------------------------------------------------------
+
+_TOURNAMENT_COLUMNS = {"tournament_id", "name", "config", "status", "announce_at", "start_at", "created_at", "version"}
+
+
+def _tournament_item(record: TournamentRecord, version: int) -> tn.TournamentItem:
+    facts: dict[str, Any] = {}
+    for f in fields(record):
+        if f.name in _TOURNAMENT_COLUMNS:
+            continue
+        value = getattr(record, f.name)
+        facts[f.name] = iso(value) if isinstance(value, datetime) else value
+    start = iso(record.start_at)
+    return tn.TournamentItem(
+        tn.tournament_pk(record.tournament_id),
+        tn.TOURNAMENT_SK,
+        tournament_id=record.tournament_id,
+        name=record.name,
+        status=record.status.value,
+        config=record.config.to_dict(),
+        announce_at=iso(record.announce_at),
+        start_at=start,
+        created_at=iso(record.created_at),
+        facts=facts,
+        lobby_pk=tn.lobby_pk(record.status.value),
+        lobby_sk=tn.lobby_sk(start, record.tournament_id),
+        version=version,
+    )
+
+
+def _tournament_record(item: tn.TournamentItem) -> TournamentRecord:
+    facts: dict[str, Any] = {}
+    kinds = {f.name: str(f.type) for f in fields(TournamentRecord)}
+    for name, value in (item.facts or {}).items():
+        if name not in kinds:
+            continue
+        facts[name] = parse(value) if "datetime" in kinds[name] and isinstance(value, str) else value
+    return TournamentRecord(
+        tournament_id=item.tournament_id,
+        name=item.name,
+        config=TournamentConfig.from_dict(item.config),
+        status=TournamentStatus(item.status),
+        announce_at=parse_required(item.announce_at),
+        start_at=parse(item.start_at),
+        created_at=parse_required(item.created_at),
+        version=int(item.version),
+        **facts,
+    )
+
+
+# -- registrations, counter shards, waiting list, seating plans --------------------------------------------------------
+
+
+def _registration_item(record: RegistrationRecord, version: int) -> tn.RegistrationItem:
+    return tn.RegistrationItem(
+        tn.registration_pk(record.tournament_id, tn.bucket(record.player_id)),
+        tn.player_sk(record.player_id),
+        tournament_id=record.tournament_id,
+        player_id=record.player_id,
+        state=record.state.value,
+        number=record.number,
+        registered_at=iso(record.registered_at),
+        shard=record.shard,
+        key=record.key,
+        version=version,
+    )
+
+
+def _registration_record(item: tn.RegistrationItem) -> RegistrationRecord:
+    return RegistrationRecord(
+        tournament_id=item.tournament_id,
+        player_id=item.player_id,
+        state=RegistrationState(item.state),
+        number=int(item.number),
+        registered_at=parse_required(item.registered_at),
+        shard=int(item.shard) if item.shard is not None else None,
+        key=item.key or "",
+        version=int(item.version),
+    )
+
+
+def _shard_item(record: CounterShard, version: int) -> tn.CounterShardItem:
+    return tn.CounterShardItem(
+        tn.counter_pk(record.tournament_id, record.shard),
+        tn.COUNTER_SK,
+        tournament_id=record.tournament_id,
+        shard=record.shard,
+        cap=record.cap,
+        filled=record.count,
+        sealed=record.sealed,
+        version=version,
+    )
+
+
+def _shard_record(item: tn.CounterShardItem) -> CounterShard:
+    return CounterShard(
+        tournament_id=item.tournament_id,
+        shard=int(item.shard),
+        cap=int(item.cap),
+        count=int(item.filled),
+        sealed=bool(item.sealed),
+        version=int(item.version),
+    )
+
+
+def _waiting_item(record: WaitingList, version: int) -> tn.WaitingListItem:
+    return tn.WaitingListItem(
+        tn.tournament_pk(record.tournament_id),
+        tn.WAITING_LIST_SK,
+        tournament_id=record.tournament_id,
+        players=list(record.players),
+        sealed=record.sealed,
+        version=version,
+    )
+
+
+def _waiting_record(item: tn.WaitingListItem) -> WaitingList:
+    return WaitingList(
+        tournament_id=item.tournament_id,
+        players=tuple(str(player) for player in item.players or ()),
+        sealed=bool(item.sealed),
+        version=int(item.version),
+    )
+
+
+def _plan_item(record: SeatingPlan, version: int) -> tn.SeatingPlanItem:
+    return tn.SeatingPlanItem(
+        tn.tournament_pk(record.tournament_id),
+        tn.seating_sk(record.batch),
+        tournament_id=record.tournament_id,
+        batch=record.batch,
+        body=[[t.table, [[seat, player] for seat, player in t.seats]] for t in record.tables],
+        version=version,
+    )
+
+
+def _plan_record(item: tn.SeatingPlanItem) -> SeatingPlan:
+    return SeatingPlan(
+        tournament_id=item.tournament_id,
+        batch=int(item.batch),
+        tables=tuple(
+            TableSeating(int(table), tuple((int(seat), str(player)) for seat, player in seats))
+            for table, seats in item.body
+        ),
+        version=int(item.version),
+    )
+
+
+# -- coordinator and entrants -----------------------------------------------------------------------------------------
+
+
+def _coordinator_item(record: CoordinatorRecord, version: int) -> tn.CoordinatorItem:
+    return tn.CoordinatorItem(
+        tn.tournament_pk(record.tournament_id),
+        tn.COORDINATOR_SK,
+        tournament_id=record.tournament_id,
+        body=record.state.to_dict(),
+        version=version,
+    )
+
+
+def _coordinator_record(item: tn.CoordinatorItem) -> CoordinatorRecord:
+    return CoordinatorRecord(item.tournament_id, TournamentState.from_dict(item.body), int(item.version))
+
+
+def _contribution_dict(contribution: Contribution) -> dict[str, Any]:
+    return {f.name: getattr(contribution, f.name) for f in fields(contribution)}
+
+
+def _entrant_item(record: EntrantRecord, version: int) -> tn.EntrantItem:
+    placing = record.placing
+    return tn.EntrantItem(
+        tn.entrant_pk(record.tournament_id, tn.bucket(record.player_id)),
+        tn.player_sk(record.player_id),
+        tournament_id=record.tournament_id,
+        player_id=record.player_id,
+        contribution=_contribution_dict(record.contribution),
+        table_id=record.table_id,
+        placing=None if placing is None else {f.name: getattr(placing, f.name) for f in fields(placing)},
+        placed_at=iso(record.placed_at),
+        version=version,
+    )
+
+
+def _entrant_record(item: tn.EntrantItem) -> EntrantRecord:
+    placing: Mapping[str, Any] | None = item.placing
+    return EntrantRecord(
+        tournament_id=item.tournament_id,
+        player_id=item.player_id,
+        contribution=Contribution(**item.contribution),
+        table_id=item.table_id,
+        placing=Placing(**placing) if placing is not None else None,
+        placed_at=parse(item.placed_at),
+        version=int(item.version),
+    )
+
+
+# -- tables and hands -------------------------------------------------------------------------------------------------
+
+
+def _table_item(record: TableRecord, version: int) -> tm.TableItem:
+    running = not record.closed and record.dealt_at is not None
+    return tm.TableItem(
+        tm.table_pk(record.tournament_id, record.table_id),
+        tm.table_sk(record.table_id),
+        tournament_id=record.tournament_id,
+        table_id=record.table_id,
+        version=version,
+        body={
+            "table": record.table.to_dict(),
+            "coordinated_hand": record.coordinated_hand,
+            "rebuy_pending": list(record.rebuy_pending),
+            "pending_chips": [[player, chips] for player, chips in record.pending_chips],
+        },
+        hand_number=record.table.hand_number,
+        level=record.level,
+        closed=record.closed,
+        dealt_at=iso(record.dealt_at),
+        updated_at=iso(record.updated_at),
+        watch_pk=tm.watch_pk(record.tournament_id, record.table_id) if running else None,
+        watch_sk=f"{iso(record.dealt_at)}#{record.tournament_id}#{record.table_id}" if running else None,
+    )
+
+
+def _table_record(item: tm.TableItem) -> TableRecord:
+    body = item.body
+    return TableRecord(
+        tournament_id=item.tournament_id,
+        table_id=item.table_id,
+        table=Table.from_dict(body["table"]),
+        level=int(item.level),
+        dealt_at=parse(item.dealt_at),
+        updated_at=parse(item.updated_at),
+        coordinated_hand=int(body.get("coordinated_hand", 0)),
+        rebuy_pending=tuple(body.get("rebuy_pending", ())),
+        pending_chips=tuple((str(player), int(chips)) for player, chips in body.get("pending_chips", ())),
+        closed=bool(item.closed),
+        version=int(item.version),
+    )
+
+
+def _hand_item(record: HandRecord, version: int) -> tm.HandItem:
+    return tm.HandItem(
+        tm.hand_pk(record.tournament_id, record.table_id),
+        tm.hand_sk(record.hand_number),
+        tournament_id=record.tournament_id,
+        table_id=record.table_id,
+        hand_number=record.hand_number,
+        version=version,
+        body={
+            "hand": record.hand,
+            "players": {str(seat): player for seat, player in record.players.items()},
+            "seat_count": record.seat_count,
+            "level": record.level,
+            "dealt_at": iso(record.dealt_at),
+        },
+        ended_at=iso(record.ended_at),
+    )
+
+
+def _hand_record(item: tm.HandItem) -> HandRecord:
+    body = item.body
+    return HandRecord(
+        tournament_id=item.tournament_id,
+        table_id=item.table_id,
+        hand_number=int(item.hand_number),
+        hand=body["hand"],
+        players={int(seat): str(player) for seat, player in body["players"].items()},
+        seat_count=int(body["seat_count"]),
+        level=int(body["level"]),
+        dealt_at=parse_required(body["dealt_at"]),
+        ended_at=parse_required(item.ended_at),
+        version=int(item.version),
+    )
+
+
+# -- the table of mappers ---------------------------------------------------------------------------------------------
+
+MAPPERS: dict[type, Mapper] = {
+    m.record_type: m
+    for m in (
+        Mapper(
+            TournamentRecord,
+            lambda r: Key(tn.TournamentItem, tn.tournament_pk(r.tournament_id), tn.TOURNAMENT_SK),
+            _tournament_item,
+            _tournament_record,
+        ),
+        Mapper(
+            RegistrationRecord,
+            lambda r: Key(
+                tn.RegistrationItem,
+                tn.registration_pk(r.tournament_id, tn.bucket(r.player_id)),
+                tn.player_sk(r.player_id),
+            ),
+            _registration_item,
+            _registration_record,
+        ),
+        Mapper(
+            CounterShard,
+            lambda r: Key(tn.CounterShardItem, tn.counter_pk(r.tournament_id, r.shard), tn.COUNTER_SK),
+            _shard_item,
+            _shard_record,
+        ),
+        Mapper(
+            WaitingList,
+            lambda r: Key(tn.WaitingListItem, tn.tournament_pk(r.tournament_id), tn.WAITING_LIST_SK),
+            _waiting_item,
+            _waiting_record,
+        ),
+        Mapper(
+            SeatingPlan,
+            lambda r: Key(tn.SeatingPlanItem, tn.tournament_pk(r.tournament_id), tn.seating_sk(r.batch)),
+            _plan_item,
+            _plan_record,
+        ),
+        Mapper(
+            CoordinatorRecord,
+            lambda r: Key(tn.CoordinatorItem, tn.tournament_pk(r.tournament_id), tn.COORDINATOR_SK),
+            _coordinator_item,
+            _coordinator_record,
+        ),
+        Mapper(
+            EntrantRecord,
+            lambda r: Key(
+                tn.EntrantItem, tn.entrant_pk(r.tournament_id, tn.bucket(r.player_id)), tn.player_sk(r.player_id)
+            ),
+            _entrant_item,
+            _entrant_record,
+        ),
+        Mapper(
+            TableRecord,
+            lambda r: Key(tm.TableItem, tm.table_pk(r.tournament_id, r.table_id), tm.table_sk(r.table_id)),
+            _table_item,
+            _table_record,
+        ),
+        Mapper(
+            HandRecord,
+            lambda r: Key(tm.HandItem, tm.hand_pk(r.tournament_id, r.table_id), tm.hand_sk(r.hand_number)),
+            _hand_item,
+            _hand_record,
+        ),
+    )
+}
+
+
+def mapper_of(record: Record) -> Mapper:
+    try:
+        return MAPPERS[type(record)]
+    except KeyError:
+        raise TypeError(f"not a stored record: {record!r}") from None

@@ -1,0 +1,183 @@
+"""Stored shapes of the ``tournaments`` table (docs/data-model.md, "tournaments").
+
+=========================  =====================================  ===========================
+item                       pk                                     sk
+=========================  =====================================  ===========================
+tournament                 ``tournament#<t>``                     ``tournament``
+waiting list               ``tournament#<t>``                     ``waiting_list``
+coordinator state          ``tournament#<t>``                     ``coordinator``
+seating plan (a batch)     ``tournament#<t>``                     ``seating#<batch:05d>``
+registration               ``registration#<t>#<bucket:02d>``      ``player#<player>``
+counter shard              ``counter#<t>#<shard:03d>``            ``counter``
+entrant                    ``entrant#<t>#<bucket:02d>``           ``player#<player>``
+=========================  =====================================  ===========================
+
+``<bucket>`` is ``crc32(player) % 16``: registrations and entrants of one
+tournament spread over 16 partition keys (1,000 registrations a second is
+about 60 a second per key) and are listed with 16 Queries. Every item has a
+``version`` (the number of times it was written); writes are conditional on it.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+from pynamodb.attributes import BooleanAttribute, JSONAttribute, ListAttribute, NumberAttribute, UnicodeAttribute
+from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
+from pynamodb.models import Model
+
+from tourney.adapters.dynamo.models.base import meta_for, stored_in
+from tourney.adapters.dynamo.models.body import BodyAttribute
+from tourney.adapters.dynamo.schema import LOBBY_INDEX, TOURNAMENTS
+
+BUCKETS = 16
+"""Partition keys that registrations (and entrants) of one tournament are spread over."""
+
+TOURNAMENT_SK = "tournament"
+WAITING_LIST_SK = "waiting_list"
+COORDINATOR_SK = "coordinator"
+COUNTER_SK = "counter"
+PLAYER_PREFIX = "player#"
+SEATING_PREFIX = "seating#"
+
+
+def bucket(player_id: str) -> int:
+    return zlib.crc32(player_id.encode()) % BUCKETS
+
+
+def tournament_pk(tournament_id: str) -> str:
+    return f"tournament#{tournament_id}"
+
+
+def registration_pk(tournament_id: str, bucket_number: int) -> str:
+    return f"registration#{tournament_id}#{bucket_number:02d}"
+
+
+def entrant_pk(tournament_id: str, bucket_number: int) -> str:
+    return f"entrant#{tournament_id}#{bucket_number:02d}"
+
+
+def counter_pk(tournament_id: str, shard: int) -> str:
+    return f"counter#{tournament_id}#{shard:03d}"
+
+
+def player_sk(player_id: str) -> str:
+    return f"{PLAYER_PREFIX}{player_id}"
+
+
+def seating_sk(batch: int) -> str:
+    return f"{SEATING_PREFIX}{batch:05d}"
+
+
+def lobby_pk(status: str) -> str:
+    return f"status#{status}"
+
+
+def lobby_sk(start_at_iso: str | None, tournament_id: str) -> str:
+    """Ordered by start time; a Sit&Go (no start time) sorts after every dated tournament."""
+    return f"{start_at_iso or '~'}#{tournament_id}"
+
+
+class LobbyIndex(GlobalSecondaryIndex["TournamentItem"]):  # type: ignore[no-untyped-call]
+    """``schema.LOBBY_INDEX``: tournament items by status, then start time."""
+
+    class Meta:
+        index_name = LOBBY_INDEX.name
+        projection = AllProjection()
+
+    lobby_pk = UnicodeAttribute(hash_key=True)
+    lobby_sk = UnicodeAttribute(range_key=True)
+
+
+class _Versioned(Model):
+    version = NumberAttribute(default=0)
+
+
+@stored_in(TOURNAMENTS)
+class TournamentItem(_Versioned):
+    Meta = meta_for(TOURNAMENTS)
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True, default=TOURNAMENT_SK)
+    tournament_id = UnicodeAttribute()
+    name = UnicodeAttribute()
+    status = UnicodeAttribute()
+    config = JSONAttribute()
+    announce_at = UnicodeAttribute()
+    start_at = UnicodeAttribute(null=True)
+    created_at = UnicodeAttribute()
+    facts = JSONAttribute()
+    """The rest of the record (who created it, shards, start and end times, termination), as plain data."""
+    lobby_pk = UnicodeAttribute()
+    lobby_sk = UnicodeAttribute()
+    lobby = LobbyIndex()
+
+
+@stored_in(TOURNAMENTS)
+class RegistrationItem(_Versioned):
+    Meta = meta_for(TOURNAMENTS)
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True)
+    tournament_id = UnicodeAttribute()
+    player_id = UnicodeAttribute()
+    state = UnicodeAttribute()
+    number = NumberAttribute()
+    registered_at = UnicodeAttribute()
+    shard = NumberAttribute(null=True)
+    key = UnicodeAttribute(default="")
+
+
+@stored_in(TOURNAMENTS)
+class CounterShardItem(_Versioned):
+    Meta = meta_for(TOURNAMENTS)
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True, default=COUNTER_SK)
+    tournament_id = UnicodeAttribute()
+    shard = NumberAttribute()
+    cap = NumberAttribute()
+    filled = NumberAttribute(default=0)
+    """Players counted by this shard (the record's ``count``; ``count`` is a Model method)."""
+    sealed = BooleanAttribute(default=False)
+
+
+@stored_in(TOURNAMENTS)
+class WaitingListItem(_Versioned):
+    Meta = meta_for(TOURNAMENTS)
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True, default=WAITING_LIST_SK)
+    tournament_id = UnicodeAttribute()
+    players = ListAttribute(of=UnicodeAttribute, default=list)
+    sealed = BooleanAttribute(default=False)
+
+
+@stored_in(TOURNAMENTS)
+class SeatingPlanItem(_Versioned):
+    Meta = meta_for(TOURNAMENTS)
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True)
+    tournament_id = UnicodeAttribute()
+    batch = NumberAttribute()
+    body = BodyAttribute()
+    """``[[table, [[seat, player], ...]], ...]``"""
+
+
+@stored_in(TOURNAMENTS)
+class CoordinatorItem(_Versioned):
+    Meta = meta_for(TOURNAMENTS)
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True, default=COORDINATOR_SK)
+    tournament_id = UnicodeAttribute()
+    body = BodyAttribute()
+    """``TournamentState.to_dict()``, compressed."""
+
+
+@stored_in(TOURNAMENTS)
+class EntrantItem(_Versioned):
+    Meta = meta_for(TOURNAMENTS)
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True)
+    tournament_id = UnicodeAttribute()
+    player_id = UnicodeAttribute()
+    contribution = JSONAttribute()
+    table_id = UnicodeAttribute(null=True)
+    placing = JSONAttribute(null=True)
+    placed_at = UnicodeAttribute(null=True)
