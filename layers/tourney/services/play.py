@@ -93,19 +93,21 @@ class PlayService:
             assert state.config.add_on is not None
             chips = state.config.add_on.chips
         pending = table.in_hand(player)
-        rebuy_pending = record.rebuy_pending
         if pending:
             fresh = replace(record, pending_chips=(*record.pending_chips, (player, chips)), updated_at=now)
         else:
             table.add_chips(player, chips)
-            rebuy_pending = tuple(p for p in record.rebuy_pending if p != player)
-            fresh = replace(record, rebuy_pending=rebuy_pending, updated_at=now)
+            fresh = replace(record, updated_at=now)
+        # The rebuy window closes early once every bust-out waiting at this table has rebought.
+        window_done = bool(record.rebuy_pending) and all(
+            table.stack(table.seat_of(p)) > 0 for p in record.rebuy_pending if p in table.players.values()
+        )
         uow = d.store.unit_of_work()
         uow.post(entries)
         uow.save(replace(entrant, contribution=contribution))
         uow.save(fresh)
         uow.commit()
-        if record.rebuy_pending and not rebuy_pending:
+        if window_done:
             d.coordination.rebuy_closed(RebuyClosed(tournament_id=tid, table=record.table_id, hand=table.hand_number))
         push_table(d, replace(fresh, version=fresh.version + 1), str(purchase), state)
         paid = split_payment(purchase, state.config.buy_in, state.config.entry_fee).paid

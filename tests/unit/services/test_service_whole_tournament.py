@@ -49,17 +49,19 @@ def test_a_freezeout_runs_from_creation_to_its_winner_through_the_services(playe
     assert prizes == 1_000 * players  # the whole pool paid (no guarantee, fee to the house)
     assert store.ledger.balance(pool_account(tid)) == 0
     assert driver.actions > 0
+    chips = sum(sp.stack for t in store.tables.list(tid) for sp in t.table.seats.values())
+    assert chips == players * 10_000
 
 
 def test_a_rebuy_tournament_with_rebuy_windows_runs_to_its_winner_with_money_conserved() -> None:
-    # Given a rebuy tournament (rebuys in levels 1-2) of 12 funded players
+    # Given a rebuy tournament (rebuys in levels 1-8) of 12 funded players
     clock = FrozenClock()
     services = bootstrap_memory(clock=clock, rng=random.Random(5))
     start_at = clock.now() + timedelta(hours=1)
     tid = services.admin.create_tournament(
         CreateTournament(
             name="Rebuy", format="rebuy", buy_in=1_000, entry_fee=0, seats_per_table=6, start_at=start_at,
-            level_minutes=2, rebuy_levels=(1, 2), tournament_id="rebuy",
+            level_minutes=2, rebuy_levels=(1, 8), tournament_id="rebuy",
         )
     ).id  # fmt: skip
     names = [f"p{i:02d}" for i in range(12)]
@@ -80,4 +82,6 @@ def test_a_rebuy_tournament_with_rebuy_windows_runs_to_its_winner_with_money_con
     assert store.ledger.balance(pool_account(tid)) == 0
     collected = sum(e.contribution.pool_paid for e in entrants)
     assert sum(e.placing.prize for e in entrants if e.placing) == collected
-    assert sum(e.contribution.rebuys for e in entrants) == driver.rebuys
+    assert sum(e.contribution.rebuys for e in entrants) == driver.rebuys > 0
+    chips = sum(sp.stack for t in store.tables.list(tid) for sp in t.table.seats.values())
+    assert chips == 12 * 10_000 + driver.rebuys * 10_000
