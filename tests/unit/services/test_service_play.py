@@ -204,3 +204,17 @@ def test_the_watchdog_terminates_a_stalled_tournament_and_recovery_restarts_it(
     assert step.outcome == "restarted"
     assert services.adapters.store.tournaments.get(tid).status is TournamentStatus.RUNNING
     assert services.adapters.store.tables.get(tid, "1").table.hand_in_progress
+
+
+def test_repeated_start_steps_change_nothing(
+    services: Services, create: Callable[..., str], clock: FrozenClock
+) -> None:
+    # Given a started tournament; When the workflow steps are delivered again; Then no table or money changes
+    tid = started(services, create, clock)
+    store = services.adapters.store
+    versions = [t.version for t in store.tables.list(tid)]
+    assert services.start.seat_batch(tid, 0).tables == ("1",)
+    assert services.start.deal_first_hands(tid, ["1"]).tables == ()
+    assert services.start.close_registration(tid).status == "running"
+    assert [t.version for t in store.tables.list(tid)] == versions
+    store.money.verify_invariants()
