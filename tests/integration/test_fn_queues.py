@@ -1,0 +1,130 @@
+"""The SQS functions fed with SQS records: time-outs (standard queue) and the coordinator (FIFO, group = tournament).
+
+One bad record does not fail the batch (partial batch responses), a stale or
+duplicate message is a no-op, and an infrastructure error is answered as a
+failure of that record so SQS delivers it again.
+"""
+
+# ruff: noqa: F811  (pytest fixtures imported from tests.support)
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import pytest
+from aws_lambda_powertools.utilities.batch.exceptions import BatchProcessingError
+from tourney.adapters.memory import FrozenClock
+from tourney.entrypoints.dependencies import use_services
+from tourney.services.bootstrap import Services
+from tourney.services.messages import HandEnded
+
+from functions.coordinator.app import handler as coordinator
+from functions.timeouts.app import handler as timeouts
+from tests.support.events import sqs_event, sqs_record
+from tests.support.functions import clock, context, memory, running  # noqa: F401
+
+
+def failures(answer: dict[str, Any]) -> list[str]:
+    return [failure["itemIdentifier"] for failure in answer["batchItemFailures"]]
+
+
+def play_hand_out(services: Services, tid: str, table: str) -> None:
+    """Everyone folds to the last player: the hand ends and its end is queued for the coordinator."""
+    while (to_act := services.lobby.table_view(tid, table, None).to_act) is not None:
+        view = services.lobby.table_view(tid, table, to_act.player)
+        services.play.act(tid, table, to_act.player, view.hand, to_act.seq, "fold")
+        if services.adapters.coordination.queue:
+            return
+
+
+def test_a_decision_that_times_out_is_checked_or_folded(memory: Services, clock: FrozenClock, context) -> None:
+    # Given a running table whose first decision has armed its time-out
+    tid, table = running(memory, clock)
+    before = memory.lobby.table_view(tid, table, None)
+    armed = memory.adapters.timers.armed[-1]
+    # When the delayed message arrives
+    answer = timeouts(sqs_event(sqs_record(armed.to_json(), message_id="m1")), context)
+    # Then no record failed, and the decision was taken for the player
+    assert failures(answer) == []
+    after = memory.lobby.table_view(tid, table, None)
+    assert after.to_act is None or after.to_act.seq > before.to_act.seq or after.hand > before.hand
+
+
+def test_a_stale_time_out_is_a_no_op(memory: Services, clock: FrozenClock, context) -> None:
+    # Given a time-out whose decision the player already took
+    tid, table = running(memory, clock)
+    armed = memory.adapters.timers.armed[-1]
+    to_act = memory.lobby.table_view(tid, table, None).to_act
+    assert to_act is not None
+    hand = memory.lobby.table_view(tid, table, to_act.player).hand
+    memory.play.act(tid, table, to_act.player, hand, to_act.seq, "fold")
+    after_action = memory.lobby.table_view(tid, table, None)
+    # When the time-out is delivered (twice: SQS delivers at least once)
+    answer = timeouts(sqs_event(sqs_record(armed.to_json()), sqs_record(armed.to_json())), context)
+    # Then both records succeed and the table is unchanged
+    assert failures(answer) == []
+    assert memory.lobby.table_view(tid, table, None) == after_action
+
+
+def test_a_malformed_record_fails_alone(memory: Services, clock: FrozenClock, context) -> None:
+    running(memory, clock)
+    armed = memory.adapters.timers.armed[-1]
+    # When a batch holds one malformed record and one good one
+    answer = timeouts(sqs_event(sqs_record("{not json", message_id="bad"), sqs_record(armed.to_json())), context)
+    # Then only the malformed one is reported failed (it goes to the dead-letter queue after its retries)
+    assert failures(answer) == ["bad"]
+
+
+class Unreachable:
+    """A service whose store cannot be reached (an infrastructure error, not a domain refusal)."""
+
+    def on_timeout(self, message: Any) -> None:
+        raise ConnectionError("DynamoDB unreachable")
+
+    def on_hand_ended(self, message: Any) -> None:
+        raise ConnectionError("DynamoDB unreachable")
+
+
+def test_an_infrastructure_error_is_retried_by_sqs(memory: Services, clock: FrozenClock, context) -> None:
+    running(memory, clock)
+    armed = memory.adapters.timers.armed[-1]
+    broken = dataclasses.replace(memory, timeouts=Unreachable())
+    # When the store is unreachable while a batch of two is handled
+    with use_services(broken), pytest.raises(BatchProcessingError) as failed:
+        timeouts(sqs_event(sqs_record(armed.to_json(), message_id="a"), sqs_record("{}", message_id="b")), context)
+    # Then the invocation fails (every record failed): SQS delivers the batch again
+    assert any(isinstance(e[1], ConnectionError) for e in failed.value.child_exceptions)
+
+
+def test_the_coordinator_takes_a_hand_end_once(memory: Services, clock: FrozenClock, context) -> None:
+    # Given a hand played out at a running table
+    tid, table = running(memory, clock)
+    play_hand_out(memory, tid, table)
+    ended = memory.adapters.coordination.take()
+    assert isinstance(ended, HandEnded)
+    # When the hand end is delivered, and delivered again
+    first = coordinator(sqs_event(sqs_record(ended.to_json(), group=tid, queue="coordinator")), context)
+    dealt = memory.lobby.table_view(tid, table, None)
+    again = coordinator(sqs_event(sqs_record(ended.to_json(), group=tid, queue="coordinator")), context)
+    # Then the next hand was dealt once: the duplicate changed nothing
+    assert failures(first) == [] and failures(again) == []
+    assert dealt.hand == ended.hand + 1 and dealt.hand_in_progress
+    assert memory.lobby.table_view(tid, table, None) == dealt
+
+
+def test_a_failing_tournament_does_not_hold_up_another(memory: Services, clock: FrozenClock, context) -> None:
+    # Given a FIFO batch: a malformed record of tournament A, then A's next record, then B's record
+    tid, table = running(memory, clock)
+    play_hand_out(memory, tid, table)
+    ended = memory.adapters.coordination.take()
+    assert ended is not None
+    batch = sqs_event(
+        sqs_record("{broken", message_id="a1", group="A", queue="coordinator"),
+        sqs_record(ended.to_json(), message_id="a2", group="A", queue="coordinator"),
+        sqs_record(ended.to_json(), message_id="b1", group=tid, queue="coordinator"),
+    )
+    # When the coordinator processes it
+    answer = coordinator(batch, context)
+    # Then A's records come back (in order, later), and the other tournament's hand end was processed
+    assert failures(answer) == ["a1", "a2"]
+    assert memory.lobby.table_view(tid, table, None).hand == ended.hand + 1
