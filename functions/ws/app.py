@@ -48,10 +48,14 @@ def connections() -> Connections:
     return cast(Connections, services().deps.pushes)
 
 
-@functools.lru_cache(maxsize=1)
 def chat_gate() -> ChatGate:
     config = settings()
-    return ChatGate(max_length=config.chat_max_length, per_minute=config.chat_messages_per_minute)
+    return _chat_gate(config.chat_max_length, config.chat_messages_per_minute)
+
+
+@functools.lru_cache(maxsize=2)
+def _chat_gate(max_length: int, per_minute: int) -> ChatGate:
+    return ChatGate(max_length=max_length, per_minute=per_minute)
 
 
 def reply_to(event: dict[str, Any]) -> ConnectionsApi:

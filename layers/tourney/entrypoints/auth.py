@@ -87,6 +87,30 @@ def _jwks_client(url: str) -> PyJWKClient:
     return PyJWKClient(url, cache_keys=True)
 
 
+@functools.lru_cache(maxsize=4)
+def _file_jwks(path: str) -> Any:
+    import jwt
+
+    with open(path, encoding="utf-8") as keys:
+        return jwt.PyJWKSet.from_dict(json.load(keys))
+
+
+def _signing_key(token: str, jwks_url: str) -> Any:
+    """The key that signed ``token``: from the JWKS at ``jwks_url`` (``https://``, or ``file://`` locally)."""
+    import jwt
+
+    if not jwks_url.startswith("file://"):
+        return _jwks_client(jwks_url).get_signing_key_from_jwt(token).key
+    from urllib.parse import unquote, urlparse
+
+    kid = jwt.get_unverified_header(token).get("kid")
+    keys = _file_jwks(unquote(urlparse(jwks_url).path))
+    for key in keys.keys:
+        if kid is None or key.key_id == kid:
+            return key.key
+    raise jwt.InvalidKeyError(f"no signing key {kid!r} in the JWKS")
+
+
 def verify_token(token: str | None, config: Settings | None = None) -> Caller:
     """Check a JWT's signature (JWKS), expiry, issuer and audience; the caller it names.
 
@@ -100,7 +124,7 @@ def verify_token(token: str | None, config: Settings | None = None) -> Caller:
     if not config.jwks_url:
         raise Unauthorized("token verification is not configured")
     try:
-        key = _jwks_client(config.jwks_url).get_signing_key_from_jwt(token).key
+        key = _signing_key(token, config.jwks_url)
         claims = jwt.decode(
             token,
             key=key,

@@ -17,7 +17,8 @@ Environment variable names are those of ``infra/wiring.py`` (``TOURNAMENTS_TABLE
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -83,7 +84,26 @@ class Settings(BaseModel):
         return cls.model_validate(dict(source))
 
 
-@lru_cache(maxsize=1)
 def settings() -> Settings:
-    """The process's settings, read once (cold start)."""
+    """The process's settings, read once (cold start), or the ones given to :func:`use_settings`."""
+    if _overrides:
+        return _overrides[-1]
+    return _environ_settings()
+
+
+@lru_cache(maxsize=1)
+def _environ_settings() -> Settings:
     return Settings.from_environ()
+
+
+_overrides: list[Settings] = []
+
+
+@contextmanager
+def use_settings(given: Settings) -> Iterator[Settings]:
+    """Run with ``given`` as the settings (tests, the local runtime) until the block ends."""
+    _overrides.append(given)
+    try:
+        yield given
+    finally:
+        _overrides.remove(given)
