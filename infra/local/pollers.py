@@ -11,6 +11,7 @@ policy moves it to the dead-letter queue after ``maxReceiveCount`` deliveries.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
 import time
@@ -61,8 +62,15 @@ def read_queue_mappings(template: Template, resolver: Resolver, functions: Funct
     return mappings
 
 
+_sequence = itertools.count(1)
+
+
 def sqs_event(messages: list[dict[str, Any]], queue_arn: str) -> dict[str, Any]:
-    """The event Lambda builds from received SQS messages."""
+    """The event Lambda builds from received SQS messages.
+
+    A FIFO record always has a ``SequenceNumber``; moto gives one only with an explicit deduplication id,
+    so the others get one here, increasing in delivery order.
+    """
     records = []
     for message in messages:
         attributes = {
@@ -81,6 +89,8 @@ def sqs_event(messages: list[dict[str, Any]], queue_arn: str) -> dict[str, Any]:
                 "DeadLetterQueueSourceArn",
             )
         }
+        if "MessageGroupId" in attributes and "SequenceNumber" not in attributes:
+            attributes["SequenceNumber"] = f"{next(_sequence):020d}"
         message_attributes = {
             name: {
                 "stringValue": value.get("StringValue"),
@@ -144,7 +154,7 @@ class QueuePoller:
                     QueueUrl=mapping.queue_url,
                     MaxNumberOfMessages=mapping.batch_size,
                     WaitTimeSeconds=1,
-                    AttributeNames=["All"],
+                    MessageSystemAttributeNames=["All"],
                     MessageAttributeNames=["All"],
                 )
             except Exception:

@@ -81,11 +81,11 @@ class ConnectionInfo:
     last_active_at: float = field(default_factory=time.time)
 
     def describe(self) -> dict[str, Any]:
-        """The ``GET @connections/{id}`` answer."""
+        """The ``GET @connections/{id}`` answer (as on the wire: boto3 reads ``Identity.SourceIp``...)."""
         return {
-            "ConnectedAt": _iso(self.connected_at),
-            "Identity": {"SourceIp": self.source_ip, "UserAgent": self.user_agent},
-            "LastActiveAt": _iso(self.last_active_at),
+            "connectedAt": _iso(self.connected_at),
+            "identity": {"sourceIp": self.source_ip, "userAgent": self.user_agent},
+            "lastActiveAt": _iso(self.last_active_at),
         }
 
 
