@@ -4,8 +4,8 @@ Input ``{"step": ..., "tournament_id": ..., "terminated_at"?: ...}`` (infra/work
 
 - ``cancel_hands``: every hand in progress cancelled, stacks back to the start of the hand;
 - ``try_restart``: answers ``{"restarted": bool, "window_closed": bool, ...}``
-  for the workflow's choice (restarted: done; the 20 minutes over: compensate;
-  else wait and try again);
+  for the workflow's choice (restarted, or nothing to recover: done; the 20
+  minutes over: compensate; else wait and try again);
 - ``compensate``: pay by rule 17.3 (rollback, prize-pool payout or refund and share).
 
 Each step is idempotent; errors go to the workflow's retry policy.
@@ -23,8 +23,10 @@ from tourney.entrypoints.observability import correlate, observed
 
 _TASK: TypeAdapter[CancelHandsTask | TryRestartTask | CompensateTask] = TypeAdapter(RecoveryTask)
 
-RESTARTED = "restarted"
-RETRY = "retry"
+DONE = frozenset({"restarted", "nothing"})
+"""Outcomes that end the workflow as a success: restarted, or nothing left to recover (not terminated any more)."""
+WINDOW_CLOSED = "compensate"
+"""The 20 minutes are over: compensate."""
 
 
 def cancel_hands(task: CancelHandsTask) -> dict[str, Any]:
@@ -36,8 +38,8 @@ def try_restart(task: TryRestartTask) -> dict[str, Any]:
     # Shape the service's outcome into the two flags the workflow's Choice state reads.
     return {
         **step.to_dict(),
-        "restarted": step.outcome == RESTARTED,
-        "window_closed": step.outcome not in (RESTARTED, RETRY),
+        "restarted": step.outcome in DONE,
+        "window_closed": step.outcome == WINDOW_CLOSED,
     }
 
 
