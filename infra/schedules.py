@@ -7,7 +7,8 @@
 - ``sweeper`` (every 15 minutes) and ``watchdog`` (every minute) are recurring schedules in
   the default group (outside the start group, so no function may change them), run as
   ``recurring_role``, which may invoke those two functions only.
-Logical IDs: ``ScheduleGroupStarts``, ``Schedule<Name>``; metadata ``tourney:schedule``.
+Logical IDs: ``ScheduleGroupStarts``, ``Schedule<Name>``, ``SchedulerStartRole``, ``SchedulerRecurringRole``;
+metadata ``tourney:schedule``.
 """
 
 from __future__ import annotations
@@ -53,11 +54,13 @@ class Schedules(Construct):
 
         start = functions[wiring.SCHEDULED_START_FUNCTION]
         self.start_role = _scheduler_role(self, "StartRole", "Per-tournament start schedules: invoke `start` only")
+        self.start_role.node.default_child.override_logical_id("SchedulerStartRole")  # type: ignore[union-attr]
         self.start_role.add_to_policy(
             iam.PolicyStatement(actions=["lambda:InvokeFunction"], resources=[start.function_arn])
         )
 
         self.recurring_role = _scheduler_role(self, "RecurringRole", "Recurring schedules: sweeper and watchdog only")
+        self.recurring_role.node.default_child.override_logical_id("SchedulerRecurringRole")  # type: ignore[union-attr]
         self.recurring: dict[str, scheduler.CfnSchedule] = {}
         for spec in wiring.SCHEDULES:
             target = functions[spec.function]
@@ -82,5 +85,5 @@ class Schedules(Construct):
             schedule.node.add_dependency(self.recurring_role)  # its policy exists before the first run
             schedule.override_logical_id(f"Schedule{logical_id(spec.name)}")
             schedule.add_metadata("tourney:schedule", spec.name)
-            schedule.add_metadata("tourney:function", spec.function)
+            schedule.add_metadata("tourney:target", spec.function)
             self.recurring[spec.name] = schedule

@@ -109,10 +109,10 @@ WORKFLOWS: tuple[WorkflowSpec, ...] = (
         timeout_minutes=60,
     ),
     # Input: {"tournament_id": str, "wait_seconds": int (between restart attempts; 60 on AWS)}.
-    # cancel_hands; then loop: try_restart -> RecoveryStep {"outcome", "seconds_left", ...};
-    # outcome "restarted" -> done; outcome "retry" with seconds_left > 0 (the 20 minutes since
-    # termination of rule 17 are not over) -> Wait wait_seconds (SecondsPath) and retry;
-    # otherwise -> compensate. Every task's payload is {"step", "tournament_id"}.
+    # cancel_hands; then loop: try_restart -> {"restarted": bool, "window_closed": bool, ...};
+    # restarted -> done; window_closed (the 20 minutes since termination of rule 17 are over)
+    # -> compensate; otherwise Wait wait_seconds (SecondsPath) and try again.
+    # Every task's payload is {"step", "tournament_id"}.
     WorkflowSpec(
         "recovery",
         env="RECOVERY_WORKFLOW_ARN",

@@ -12,10 +12,10 @@ Start (``WorkflowStart``)::
 
 Recovery (``WorkflowRecovery``)::
 
-    CancelHands -> TryRestart -> Restarted? --outcome "restarted"--> Restarted
-                      ^                      --outcome "retry" and seconds_left > 0--> WaitBeforeRetry --+
-                      |                      --otherwise (20 minutes over)--> Compensate -> Compensated  |
-                      +-------------------- (SecondsPath $.wait_seconds) -----------------------------------+
+    CancelHands -> TryRestart -> Restarted? --$.restart.restarted--> Restarted
+                      ^                      --$.restart.window_closed (20 minutes over)--> Compensate -> Compensated
+                      |                      --otherwise--> WaitBeforeRetry --+
+                      +------------- (SecondsPath $.wait_seconds) ------------+
 """
 
 from __future__ import annotations
@@ -130,14 +130,11 @@ class Workflows(Construct):
         wait = sfn.Wait(scope, "WaitBeforeRetry", time=sfn.WaitTime.seconds_path("$.wait_seconds"))
         decide = (
             sfn.Choice(scope, "Restarted?")
-            .when(sfn.Condition.string_equals("$.restart.outcome", "restarted"), sfn.Succeed(scope, "Restarted"))
+            .when(sfn.Condition.boolean_equals("$.restart.restarted", True), sfn.Succeed(scope, "Restarted"))
             .when(
-                sfn.Condition.and_(
-                    sfn.Condition.string_equals("$.restart.outcome", "retry"),
-                    sfn.Condition.number_greater_than("$.restart.seconds_left", 0),
-                ),
-                wait.next(try_restart),
+                sfn.Condition.boolean_equals("$.restart.window_closed", True),
+                compensate.next(sfn.Succeed(scope, "Compensated")),
             )
-            .otherwise(compensate.next(sfn.Succeed(scope, "Compensated")))
+            .otherwise(wait.next(try_restart))
         )
         return cancel.next(try_restart).next(decide)

@@ -1,0 +1,112 @@
+"""The start and recovery state machines: their definitions parsed, state by state."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from infra import wiring
+from infra.naming import logical_id
+from tests.infra.template import Synthesized, render
+
+
+def definition(synthesized: Synthesized, workflow: str) -> dict[str, Any]:
+    machine = synthesized.resources[f"Workflow{logical_id(workflow)}"]["Properties"]
+    parsed: dict[str, Any] = json.loads(render(machine["DefinitionString"]))
+    return parsed
+
+
+def flatten(states: dict[str, Any]) -> dict[str, Any]:
+    """Every state, Map item processors included."""
+    found = dict(states)
+    for state in states.values():
+        if state["Type"] == "Map":
+            found.update(flatten(state["ItemProcessor"]["States"]))
+    return found
+
+
+@pytest.mark.parametrize("spec", wiring.WORKFLOWS, ids=lambda w: w.name)
+def test_standard_logged_traced(synthesized: Synthesized, spec: wiring.WorkflowSpec) -> None:
+    machine = synthesized.resources[f"Workflow{logical_id(spec.name)}"]["Properties"]
+    assert machine["StateMachineType"] == "STANDARD"
+    assert machine["LoggingConfiguration"]["Level"] == "ALL"
+    assert machine["TracingConfiguration"] == {"Enabled": True}
+
+
+@pytest.mark.parametrize("spec", wiring.WORKFLOWS, ids=lambda w: w.name)
+def test_every_task_invokes_the_task_function_with_a_step(synthesized: Synthesized, spec: wiring.WorkflowSpec) -> None:
+    states = flatten(definition(synthesized, spec.name)["States"])
+    tasks = {name: s for name, s in states.items() if s["Type"] == "Task"}
+    assert tasks
+    steps = set()
+    for task in tasks.values():
+        assert task["Resource"] == f"<Function{logical_id(spec.task_function)}.Arn>"
+        assert task["Parameters"]["tournament_id.$"] == "$.tournament_id"
+        steps.add(task["Parameters"]["step"])
+        assert any("Lambda.ServiceException" in r["ErrorEquals"] for r in task["Retry"])
+    assert steps == set(spec.steps)
+
+
+def test_start_closes_registration_then_seats_in_a_map_then_deals(synthesized: Synthesized) -> None:
+    machine = definition(synthesized, "start")
+    states = machine["States"]
+    assert machine["StartAt"] == "CloseRegistration"
+    close = states["CloseRegistration"]
+    assert close["Parameters"] == {"step": "close_registration", "tournament_id.$": "$.tournament_id"}
+    assert close["ResultPath"] == "$.registration"
+    cancelled = states[close["Next"]]
+    assert cancelled["Type"] == "Choice"
+    assert cancelled["Choices"] == [
+        {"Variable": "$.registration.status", "StringEquals": "cancelled", "Next": "Cancelled"}
+    ]
+    seat = states[cancelled["Default"]]
+    assert seat["Type"] == "Map"
+    assert seat["ItemsPath"] == "$.registration.batches"
+    assert seat["ItemSelector"] == {"tournament_id.$": "$.tournament_id", "batch.$": "$$.Map.Item.Value"}
+    seat_task = seat["ItemProcessor"]["States"][seat["ItemProcessor"]["StartAt"]]
+    assert seat_task["Parameters"] == {"step": "seat_batch", "tournament_id.$": "$.tournament_id", "batch.$": "$.batch"}
+    assert seat["ResultPath"] == "$.seated"
+    deal = states[seat["Next"]]
+    assert deal["Type"] == "Map"
+    assert deal["ItemsPath"] == "$.seated"
+    deal_task = deal["ItemProcessor"]["States"][deal["ItemProcessor"]["StartAt"]]
+    assert deal_task["Parameters"] == {
+        "step": "deal_first_hands",
+        "tournament_id.$": "$.tournament_id",
+        "tables.$": "$.tables",
+    }
+    assert states[deal["Next"]]["Type"] == "Succeed"
+
+
+def test_recovery_cancels_then_retries_restart_until_the_window_closes(synthesized: Synthesized) -> None:
+    machine = definition(synthesized, "recovery")
+    states = machine["States"]
+    assert machine["StartAt"] == "CancelHands"
+    assert states["CancelHands"]["Parameters"]["step"] == "cancel_hands"
+    assert states["CancelHands"]["Next"] == "TryRestart"
+    assert states["TryRestart"]["Parameters"]["step"] == "try_restart"
+    assert states["TryRestart"]["ResultPath"] == "$.restart"
+    choice = states[states["TryRestart"]["Next"]]
+    assert choice["Type"] == "Choice"
+    by_variable = {c["Variable"]: c["Next"] for c in choice["Choices"]}
+    assert states[by_variable["$.restart.restarted"]]["Type"] == "Succeed"
+    compensate = states[by_variable["$.restart.window_closed"]]
+    assert compensate["Parameters"]["step"] == "compensate"
+    assert states[compensate["Next"]]["Type"] == "Succeed"
+    wait = states[choice["Default"]]
+    # the wait comes from the input (tests and the local runtime shorten it), then the loop closes
+    assert wait == {"Type": "Wait", "SecondsPath": "$.wait_seconds", "Next": "TryRestart"}
+
+
+def test_starters_get_the_workflow_arn(synthesized: Synthesized) -> None:
+    for spec in wiring.FUNCTIONS:
+        variables = synthesized.resources[f"Function{logical_id(spec.name)}"]["Properties"]["Environment"]["Variables"]
+        for workflow in wiring.WORKFLOWS:
+            if workflow.name in spec.starts:
+                assert variables[workflow.env] == {"Ref": f"Workflow{logical_id(workflow.name)}"}
+            else:
+                assert workflow.env not in variables
+    assert wiring.FUNCTIONS_BY_NAME["start"].starts == ("start",)
+    assert set(wiring.FUNCTIONS_BY_NAME["watchdog"].starts) == {"recovery"}
