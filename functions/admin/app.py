@@ -45,10 +45,7 @@ app.use(middlewares=[operators_only])
 @app.post(
     "/admin/tournaments",
     status_code=201,
-    responses={
-        201: {"description": "created and announced", "content": {"application/json": {"model": Created}}},
-        **error_responses(403, 409),
-    },
+    responses=error_responses(403, 409, success=201, description="created and announced"),
 )
 def create_tournament(
     body: CreateTournamentRequest, caller: CurrentCaller, admin: Admin, idempotency_key: IdempotencyKey = None
@@ -77,7 +74,7 @@ def terminate(
     return admin.terminate(id, caller.player_id, reason)
 
 
-@app.post("/admin/accounts/<player>/deposits", status_code=201, responses=error_responses(403, 409))
+@app.post("/admin/accounts/<player>/deposits", status_code=201, responses=error_responses(403, 409, success=201))
 def deposit(
     player: Annotated[str, PathParam(min_length=1, max_length=128, description="the player credited")],
     body: DepositRequest,

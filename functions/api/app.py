@@ -82,13 +82,7 @@ def standings(id: TournamentId, caller: CurrentCaller, lobby: Lobby) -> Standing
 @app.post(
     "/tournaments/<id>/registrations",
     status_code=201,
-    responses={
-        201: {
-            "description": "registered, or on the waiting list (with its position)",
-            "content": {"application/json": {"model": RegistrationView}},
-        },
-        **error_responses(404, 409),
-    },
+    responses=error_responses(404, 409, success=201, description="registered, or on the waiting list (position)"),
 )
 def register(
     id: TournamentId,

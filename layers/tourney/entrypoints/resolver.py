@@ -108,8 +108,9 @@ OPENAPI_INFO: dict[str, Any] = {
 """The spec's title, version and description, shared by the functions that serve or generate it."""
 
 
-def error_responses(*statuses: int) -> dict[int, dict[str, Any]]:
-    """OpenAPI ``responses`` entries for the error statuses a route may answer (always 401 and 422)."""
+def error_responses(*statuses: int, success: int = 200, description: str = "OK") -> dict[int, dict[str, Any]]:
+    """OpenAPI ``responses``: the success status (its schema from the route's return type) and the error
+    statuses a route may answer (always 401 and 422), each with the error body."""
     phrases = {
         401: "no or invalid token",
         403: "not allowed (another player's seat, or an operator route)",
@@ -117,7 +118,8 @@ def error_responses(*statuses: int) -> dict[int, dict[str, Any]]:
         409: "conflicts with the current state (stale decision, closed registration, ...)",
         422: "invalid request (malformed JSON, wrong types, out of range), or insufficient funds",
     }
-    return {
+    answers: dict[int, dict[str, Any]] = {success: {"description": description}}
+    return answers | {
         status: {
             "description": phrases.get(status, HTTPStatus(status).phrase),
             "content": {"application/json": {"model": ErrorBody}},
