@@ -17,9 +17,9 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import TypeAdapter
-from tourney.entrypoints.dependencies import services
 from tourney.entrypoints.models import CancelHandsTask, CompensateTask, RecoveryTask, TryRestartTask
 from tourney.entrypoints.observability import correlate, observed
+from tourney.entrypoints.wiring import services
 
 _TASK: TypeAdapter[CancelHandsTask | TryRestartTask | CompensateTask] = TypeAdapter(RecoveryTask)
 

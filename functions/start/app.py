@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from tourney.entrypoints.dependencies import services
 from tourney.entrypoints.observability import correlate, observed
 from tourney.entrypoints.triggers import settle
+from tourney.entrypoints.wiring import services
 from tourney.services.messages import StartTournament
 
 

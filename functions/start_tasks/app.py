@@ -18,7 +18,6 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import TypeAdapter
-from tourney.entrypoints.dependencies import services
 from tourney.entrypoints.models import (
     CloseRegistrationTask,
     DealFirstHandsTask,
@@ -26,6 +25,7 @@ from tourney.entrypoints.models import (
     StartTask,
 )
 from tourney.entrypoints.observability import correlate, observed
+from tourney.entrypoints.wiring import services
 
 _TASK: TypeAdapter[CloseRegistrationTask | SeatBatchTask | DealFirstHandsTask] = TypeAdapter(StartTask)
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from tourney.entrypoints.dependencies import services
 from tourney.entrypoints.observability import MetricUnit, logger, metrics, observed
+from tourney.entrypoints.wiring import services
 
 
 @observed()

@@ -32,11 +32,11 @@ from pydantic import TypeAdapter, ValidationError
 from tourney.domain.errors import TourneyError
 from tourney.entrypoints.auth import verify_token
 from tourney.entrypoints.connections import ChatGate, Connections, ConnectionsApi
-from tourney.entrypoints.dependencies import services
 from tourney.entrypoints.errors import EdgeError, Unauthorized, code_of, status_of
 from tourney.entrypoints.models import ActMessage, ChatMessage, ClientMessage, SubscribeMessage
 from tourney.entrypoints.observability import MetricUnit, correlate, logger, metrics, observed
 from tourney.entrypoints.settings import settings
+from tourney.entrypoints.wiring import services
 
 _MESSAGE: TypeAdapter[SubscribeMessage | ActMessage | ChatMessage] = TypeAdapter(ClientMessage)
 

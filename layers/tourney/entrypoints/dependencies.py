@@ -16,16 +16,14 @@ declared, and at run time the service classes are ``Any``.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import TYPE_CHECKING, Annotated, Any, cast
+from typing import TYPE_CHECKING, Annotated, Any
 
 from aws_lambda_powertools.event_handler import Depends
 from aws_lambda_powertools.event_handler.request import Request
 
 from tourney.entrypoints.auth import Caller, http_caller
 from tourney.entrypoints.settings import Settings, settings
+from tourney.entrypoints.wiring import services, use_services
 
 if TYPE_CHECKING:
     from tourney.services.accounts import AccountsService
@@ -48,36 +46,6 @@ __all__ = [
     "services",
     "use_services",
 ]
-
-_overrides: list[Services] = []
-
-
-@functools.lru_cache(maxsize=1)
-def _aws_services() -> Services:
-    """The services over the AWS adapters, from the settings (the composition root chooses the adapters)."""
-    from tourney.services import bootstrap as root
-
-    build = getattr(root, "bootstrap_aws", None)
-    if build is None:  # pragma: no cover - until the composition root offers it
-        raise RuntimeError("tourney.services.bootstrap.bootstrap_aws(settings) is needed to run on AWS")
-    return cast("Services", build(settings()))
-
-
-def services() -> Services:
-    """The process's services: the ones given to :func:`use_services`, else the AWS ones (built once)."""
-    if _overrides:
-        return _overrides[-1]
-    return _aws_services()
-
-
-@contextmanager
-def use_services(given: Services) -> Iterator[Services]:
-    """Run the handlers over ``given`` (tests: the in-memory services) until the block ends."""
-    _overrides.append(given)
-    try:
-        yield given
-    finally:
-        _overrides.remove(given)
 
 
 def current_caller(request: Request) -> Caller:

@@ -1,0 +1,54 @@
+"""The services a function runs over: built once per process from the settings, or given (tests, local runtime).
+
+Every function calls :func:`services`; HTTP routes receive it through
+``Depends`` (``entrypoints/dependencies.py``), the other handlers call it
+directly. Tests give the in-memory services with :func:`use_services` (and
+``app.dependency_overrides`` for the HTTP resolvers): no module global is
+patched. Building the AWS services imports the services, the domain and the
+adapters (botocore, PynamoDB), so it happens on the first call, never when a
+handler module is imported; this module imports nothing heavy.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, cast
+
+from tourney.entrypoints.settings import settings
+
+if TYPE_CHECKING:
+    from tourney.services.bootstrap import Services
+
+__all__ = ["services", "use_services"]
+
+_overrides: list[Services] = []
+
+
+@functools.lru_cache(maxsize=1)
+def _aws_services() -> Services:
+    """The services over the AWS adapters, from the settings (the composition root chooses the adapters)."""
+    from tourney.services import bootstrap as root
+
+    build = getattr(root, "bootstrap_aws", None)
+    if build is None:  # pragma: no cover - until the composition root offers it
+        raise RuntimeError("tourney.services.bootstrap.bootstrap_aws(settings) is needed to run on AWS")
+    return cast("Services", build(settings()))
+
+
+def services() -> Services:
+    """The process's services: the ones given to :func:`use_services`, else the AWS ones (built once)."""
+    if _overrides:
+        return _overrides[-1]
+    return _aws_services()
+
+
+@contextmanager
+def use_services(given: Services) -> Iterator[Services]:
+    """Run the handlers over ``given`` (tests: the in-memory services) until the block ends."""
+    _overrides.append(given)
+    try:
+        yield given
+    finally:
+        _overrides.remove(given)
