@@ -9,7 +9,7 @@ Alarms publish to one SNS topic (``AlarmTopic``; subscribe the on-call to it):
 - ``HttpApi5xx``: the HTTP API answered 5xx (bad input never does);
 - ``TournamentsTerminated``: the watchdog terminated a stalled tournament (recovery runs).
 
-The dashboard ``Tourney`` shows the custom metrics (namespace ``Tourney``, dimension
+The dashboard ``Tourney-Operators`` shows the custom metrics (namespace ``Tourney``, dimension
 ``service=tourney``, emitted with Powertools Metrics: ``infra.wiring.METRICS``), errors,
 queue ages and workflow outcomes.
 """
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from aws_cdk import Duration
+from aws_cdk import Duration, Stack
 from aws_cdk import aws_apigatewayv2 as apigw
 from aws_cdk import aws_cloudwatch as cw
 from aws_cdk import aws_cloudwatch_actions as actions
@@ -74,6 +74,7 @@ class Monitoring(Construct):
                 ),
                 threshold=1,
                 description=f"{spec.name}: messages in the dead-letter queue (failed {spec.max_receive_count} times)",
+                runbook="dead-letters",
             )
             self._alarm(
                 f"{name}OldestMessage",
@@ -81,6 +82,7 @@ class Monitoring(Construct):
                 threshold=spec.oldest_message_alarm_seconds,
                 periods=3,
                 description=f"{spec.name}: oldest message older than {spec.oldest_message_alarm_seconds} s, 3 minutes",
+                runbook="oldest-message",
             )
         for function in wiring.FUNCTIONS:
             self._alarm(
@@ -88,6 +90,7 @@ class Monitoring(Construct):
                 functions[function.name].metric_errors(period=FIVE_MINUTES, statistic="Sum"),
                 threshold=1,
                 description=f"{function.name}: invocations failed (exception or timeout)",
+                runbook="function-errors",
             )
         for workflow in wiring.WORKFLOWS:
             machine = workflows[workflow.name]
@@ -106,22 +109,27 @@ class Monitoring(Construct):
                 failures,
                 threshold=1,
                 description=f"{workflow.name} workflow: executions failed, timed out or aborted",
+                runbook="workflow-failures",
             )
         self._alarm(
             "HttpApi5xx",
             http_api.metric_server_error(period=FIVE_MINUTES, statistic="Sum"),
             threshold=5,
             description="HTTP API: 5 or more 5xx answers in 5 minutes",
+            runbook="http-api-5xx",
         )
         self._alarm(
             "TournamentsTerminated",
             custom_metric("TournamentsTerminated", "Sum", FIVE_MINUTES),
             threshold=1,
             description="watchdog: a tournament stalled and was terminated; the recovery workflow runs",
+            runbook="tournaments-terminated",
         )
         self.dashboard = self._dashboard(functions, queues, dead_letters, workflows, http_api)
 
-    def _alarm(self, name: str, metric: cw.IMetric, *, threshold: float, description: str, periods: int = 1) -> None:
+    def _alarm(
+        self, name: str, metric: cw.IMetric, *, threshold: float, description: str, runbook: str, periods: int = 1
+    ) -> None:
         alarm = cw.Alarm(
             self,
             name,
@@ -130,7 +138,7 @@ class Monitoring(Construct):
             evaluation_periods=periods,
             comparison_operator=cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
             treat_missing_data=cw.TreatMissingData.NOT_BREACHING,
-            alarm_description=f"{description}. docs/operations.md#{name.lower()}",
+            alarm_description=f"{description}. What to do: docs/operations.md#{runbook}",
         )
         alarm.node.default_child.override_logical_id(f"Alarm{name}")  # type: ignore[union-attr]
         alarm.add_alarm_action(actions.SnsAction(self.topic))
@@ -145,7 +153,12 @@ class Monitoring(Construct):
         workflows: Mapping[str, sfn.StateMachine],
         http_api: apigw.HttpApi,
     ) -> cw.Dashboard:
-        dashboard = cw.Dashboard(self, "Dashboard", default_interval=Duration.hours(3))
+        dashboard = cw.Dashboard(
+            self,
+            "Dashboard",
+            dashboard_name=f"{Stack.of(self).stack_name}-Operators",
+            default_interval=Duration.hours(3),
+        )
         dashboard.node.default_child.override_logical_id("Dashboard")  # type: ignore[union-attr]
         width = 8
         dashboard.add_widgets(
@@ -221,6 +234,17 @@ class Monitoring(Construct):
                 ],
                 width=12,
             ),
-            cw.AlarmStatusWidget(title="Alarms", alarms=list(self.alarms.values()), width=24),
+        )
+        dashboard.add_widgets(
+            cw.GraphWidget(
+                title="Terminations, refunds, ignored messages",
+                left=[
+                    custom_metric("TournamentsTerminated", "Sum"),
+                    custom_metric("TournamentsRefunded", "Sum"),
+                    custom_metric("MessagesIgnored", "Sum"),
+                ],
+                width=12,
+            ),
+            cw.AlarmStatusWidget(title="Alarms", alarms=list(self.alarms.values()), width=12, height=8),
         )
         return dashboard

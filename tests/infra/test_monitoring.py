@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 from infra import wiring
 from infra.naming import logical_id
 from tests.infra.template import Synthesized, render
 
+ROOT = Path(__file__).resolve().parents[2]
+
 
 def test_dashboard_shows_play_errors_queues_and_workflows(synthesized: Synthesized) -> None:
     (dashboard,) = synthesized.of_type("AWS::CloudWatch::Dashboard").values()
+    assert dashboard["Properties"]["DashboardName"] == "Tourney-Operators"
     body = json.loads(render(dashboard["Properties"]["DashboardBody"]))
     titles = {w["properties"].get("title") for w in body["widgets"]}
     assert {
@@ -43,9 +48,12 @@ def test_an_error_alarm_per_function_and_a_failure_alarm_per_workflow(synthesize
         assert {"ExecutionsFailed", "ExecutionsTimedOut", "ExecutionsAborted"} <= names
 
 
-def test_every_alarm_notifies_the_topic_and_points_to_the_runbook(synthesized: Synthesized) -> None:
+def test_every_alarm_notifies_the_topic_and_points_to_its_runbook(synthesized: Synthesized) -> None:
+    runbook = (ROOT / "docs" / "operations.md").read_text()
+    headings = {line.lstrip("#").strip() for line in runbook.splitlines() if line.startswith("#### ")}
     for name, alarm in synthesized.of_type("AWS::CloudWatch::Alarm").items():
         properties = alarm["Properties"]
         assert properties["AlarmActions"] == [{"Ref": "AlarmTopic"}], name
         assert properties["TreatMissingData"] == "notBreaching", name
-        assert "docs/operations.md#" in properties["AlarmDescription"], name
+        (anchor,) = re.findall(r"docs/operations\.md#([a-z0-9-]+)", properties["AlarmDescription"])
+        assert anchor in headings, f"{name}: docs/operations.md has no section {anchor}"
