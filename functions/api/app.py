@@ -192,7 +192,7 @@ def openapi_document() -> dict[str, Any]:
     from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
 
     merge = OpenAPIMerge(**OPENAPI_INFO, on_conflict="error")
-    merge.add_schema(app.get_openapi_schema(**OPENAPI_INFO))
+    merge.add_schema(json.loads(app.get_openapi_json_schema(**OPENAPI_INFO)))
     if _ADMIN_APP.exists():
         merge.add_file(_ADMIN_APP, resolver_name="app")
     document: dict[str, Any] = json.loads(merge.get_openapi_json_schema())

@@ -17,7 +17,7 @@ walking the class hierarchy of ``tourney.domain.errors`` (so a new subclass of
 from __future__ import annotations
 
 from http import HTTPStatus
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
@@ -27,6 +27,9 @@ from pydantic import BaseModel
 from tourney.domain import errors
 from tourney.entrypoints.errors import STATUS_BY_ERROR, EdgeError, code_of, status_of
 from tourney.entrypoints.observability import logger
+
+if TYPE_CHECKING:
+    from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 __all__ = [
     "OPENAPI_INFO",
@@ -108,7 +111,7 @@ OPENAPI_INFO: dict[str, Any] = {
 """The spec's title, version and description, shared by the functions that serve or generate it."""
 
 
-def error_responses(*statuses: int, success: int = 200, description: str = "OK") -> dict[int, dict[str, Any]]:
+def error_responses(*statuses: int, success: int = 200, description: str = "OK") -> dict[int, OpenAPIResponse]:
     """OpenAPI ``responses``: the success status (its schema from the route's return type) and the error
     statuses a route may answer (always 401 and 422), each with the error body."""
     phrases = {
@@ -119,10 +122,14 @@ def error_responses(*statuses: int, success: int = 200, description: str = "OK")
         422: "invalid request (malformed JSON, wrong types, out of range), or insufficient funds",
     }
     answers: dict[int, dict[str, Any]] = {success: {"description": description}}
-    return answers | {
-        status: {
-            "description": phrases.get(status, HTTPStatus(status).phrase),
-            "content": {"application/json": {"model": ErrorBody}},
-        }
-        for status in sorted({401, 422, *statuses})
-    }
+    return cast(
+        "dict[int, OpenAPIResponse]",
+        answers
+        | {
+            status: {
+                "description": phrases.get(status, HTTPStatus(status).phrase),
+                "content": {"application/json": {"model": ErrorBody}},
+            }
+            for status in sorted({401, 422, *statuses})
+        },
+    )
