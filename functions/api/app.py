@@ -190,8 +190,16 @@ def openapi_document() -> dict[str, Any]:
     local stack) it lists them all.
     """
     from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
+    from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
 
-    merge = OpenAPIMerge(**OPENAPI_INFO, on_conflict="error")
+    merge = OpenAPIMerge(
+        **OPENAPI_INFO,
+        security_schemes={
+            "jwt": HTTPBearer(bearerFormat="JWT", description="a Cognito token (the HTTP API's JWT authorizer)")
+        },
+        security=[{"jwt": []}],
+        on_conflict="error",
+    )
     merge.add_schema(json.loads(app.get_openapi_json_schema(**OPENAPI_INFO)))
     if _ADMIN_APP.exists():
         merge.add_file(_ADMIN_APP, resolver_name="app")
