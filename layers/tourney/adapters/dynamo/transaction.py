@@ -20,7 +20,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pynamodb.connection import Connection
 from pynamodb.exceptions import CancellationReason, TransactWriteError
 from pynamodb.expressions.condition import Condition
 from pynamodb.expressions.update import Action
@@ -178,8 +177,7 @@ class Transaction:
     def _send(self) -> None:
         ordered = sorted(self._operations, key=lambda op: _ORDER[op.kind])
         assert self._connection_of is not None
-        meta = self._connection_of.Meta
-        connection = Connection(region=meta.region, host=meta.host)
+        connection = self._connection_of._get_connection().connection  # the model's cached client
         try:
             with TransactWrite(connection=connection) as writer:
                 for operation in ordered:

@@ -1,0 +1,176 @@
+# ruff: noqa: F811  (pytest fixtures imported from tests.support.aws)
+"""Registrations at scale on DynamoDB (moto): the cap and the waiting list stay exact under concurrent requests.
+
+The registration service (``services/register.py``) runs over the DynamoDB
+store; threads register at once, as 1,000 clients a second would. moto answers
+one request at a time (``serial_aws``), as DynamoDB serializes one item's writes.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from tourney.adapters.dynamo.ledger import LedgerShards
+from tourney.adapters.dynamo.store import DynamoStore
+from tourney.adapters.memory import (
+    FrozenClock,
+    MemoryCoordination,
+    MemoryPushes,
+    MemoryStartScheduler,
+    MemoryTimers,
+    MemoryWorkflows,
+)
+from tourney.domain.errors import StaleVersion, WaitingListFull
+from tourney.domain.ledger import EXTERNAL, house_account, player_account, pool_account
+from tourney.domain.registration import TournamentStatus
+from tourney.domain.structure import TournamentConfig, TournamentFormat
+from tourney.services.bootstrap import Services, bootstrap
+from tourney.services.commands import CreateTournament
+from tourney.services.records import CounterShard, RegistrationState, TournamentRecord, WaitingList
+
+from tests.support.aws import AwsCallRecorder, aws, dynamodb, recorder, serial_aws  # noqa: F401
+
+pytestmark = pytest.mark.usefixtures("dynamodb")
+
+
+def services_on_dynamo(store: DynamoStore) -> Services:
+    clock = FrozenClock()
+    return bootstrap(
+        store=store,
+        pushes=MemoryPushes(),
+        timers=MemoryTimers(clock),
+        coordination=MemoryCoordination(),
+        start_scheduler=MemoryStartScheduler(),
+        workflows=MemoryWorkflows(),
+        clock=clock,
+    )
+
+
+def race(services: Services, tid: str, players: list[str]) -> list[Exception]:
+    """Every player registers at once from a thread; a lost race (409) is retried, as a client would."""
+    errors: list[Exception] = []
+    start = threading.Barrier(len(players))
+
+    def register(player: str) -> None:
+        start.wait()
+        for _ in range(50):
+            try:
+                services.registration.register(tid, player, key=f"key-{player}")
+                return
+            except StaleVersion:
+                continue
+            except Exception as error:
+                errors.append(error)
+                return
+        errors.append(RuntimeError(f"{player} never got an answer"))
+
+    threads = [threading.Thread(target=register, args=(player,)) for player in players]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return errors
+
+
+def fund(services: Services, players: list[str]) -> None:
+    for player in players:
+        services.accounts.deposit(player, 5_000, key=f"fund-{player}")
+
+
+def test_registrations_racing_at_the_cap_never_overfill_nor_charge_twice(serial_aws: None) -> None:
+    # Given a tournament with 4 seats (one counter shard) and 16 funded players registering at once
+    store = DynamoStore(LedgerShards(pool=4, house=4, external=4))
+    services = services_on_dynamo(store)
+    start_at = services.deps.clock.now() + timedelta(hours=1)
+    tid = services.admin.create_tournament(
+        CreateTournament(
+            name="Race", format="freezeout", buy_in=1_000, entry_fee=100, max_players=4, start_at=start_at,
+            tournament_id="race",
+        )
+    ).id  # fmt: skip
+    players = [f"r{i:02d}" for i in range(16)]
+    fund(services, players)
+    # When they all register at once
+    errors = race(services, tid, players)
+    # Then 4 are registered, 10 wait in order, 2 are refused, and each paid at most once
+    registered = store.registrations.list(tid, RegistrationState.REGISTERED)
+    waiting = store.registrations.waiting_list(tid).players
+    assert len(registered) == 4
+    assert len(waiting) == 10
+    assert sorted(r.player_id for r in store.registrations.list(tid, RegistrationState.WAITLISTED)) == sorted(waiting)
+    assert len(errors) == 2 and all(isinstance(e, WaitingListFull) for e in errors)
+    paid = sorted(5_000 - store.ledger.balance(player_account(p)) for p in players)
+    assert paid == [0] * 2 + [1_100] * 14
+    # And the money adds up: what left the wallets is in the pool and the house
+    assert store.ledger.balance(pool_account(tid)) == 14 * 1_000
+    assert store.ledger.balance(house_account(tid)) == 14 * 100
+    assert -store.ledger.balance(EXTERNAL) == 16 * 5_000
+
+
+def test_several_counter_shards_fill_to_exactly_max_players(serial_aws: None) -> None:
+    # Given a tournament of 7 seats counted by 3 shards (caps 3, 2, 2) and 18 players registering at once
+    store = DynamoStore(LedgerShards(pool=4, house=4, external=4))
+    services = services_on_dynamo(store)
+    now = services.deps.clock.now()
+    config = TournamentConfig.for_format(TournamentFormat.FREEZEOUT, buy_in=1_000, entry_fee=100, max_players=7)
+    uow = store.unit_of_work()
+    uow.save(
+        TournamentRecord(
+            "multi", "Multi", config, TournamentStatus.REGISTERING, now, now + timedelta(hours=1), now,
+            registration_shards=3,
+        )
+    )  # fmt: skip
+    for shard, cap in enumerate((3, 2, 2)):
+        uow.save(CounterShard("multi", shard, cap))
+    uow.save(WaitingList("multi"))
+    uow.commit()
+    players = [f"m{i:02d}" for i in range(18)]
+    fund(services, players)
+    # When they all register at once
+    errors = race(services, "multi", players)
+    # Then every shard is exactly full, 10 wait, 1 is refused
+    assert [(s.count, s.cap) for s in store.registrations.shards("multi")] == [(3, 3), (2, 2), (2, 2)]
+    assert len(store.registrations.list("multi", RegistrationState.REGISTERED)) == 7
+    assert len(store.registrations.waiting_list("multi").players) == 10
+    assert len(errors) == 1 and all(isinstance(e, WaitingListFull) for e in errors)
+    # And each registered player is counted by the shard their record names
+    by_shard: dict[int, int] = {}
+    for record in store.registrations.list("multi", RegistrationState.REGISTERED):
+        assert record.shard is not None
+        by_shard[record.shard] = by_shard.get(record.shard, 0) + 1
+    assert by_shard == {0: 3, 1: 2, 2: 2}
+
+
+def test_a_registration_is_one_transaction_and_writes_no_item_every_registration_writes(
+    recorder: AwsCallRecorder,
+) -> None:
+    # Given an open tournament of 5,000 seats (5 counter shards) and two funded players
+    store = DynamoStore()
+    services = services_on_dynamo(store)
+    start_at = services.deps.clock.now() + timedelta(hours=1)
+    tid = services.admin.create_tournament(
+        CreateTournament(
+            name="Big", format="freezeout", buy_in=1_000, entry_fee=100, max_players=5_000, start_at=start_at,
+            tournament_id="big",
+        )
+    ).id  # fmt: skip
+    fund(services, ["ann", "bob"])
+    written: list[set[str]] = []
+    for player in ("ann", "bob"):
+        recorder.clear()
+        # When each registers
+        services.registration.register(tid, player, key=f"k-{player}")
+        # Then one TransactWriteItems carries the whole registration
+        writes = recorder.writes()
+        assert [w.operation for w in writes] == ["TransactWriteItems"]
+        items = writes[0].params["TransactItems"]
+        keys = set()
+        for item in items:
+            (op,) = item.values()
+            key = op.get("Key") or {name: op["Item"][name] for name in ("pk", "sk")}
+            keys.add(f"{key['pk']['S']}|{key['sk']['S']}")
+        written.append(keys)
+    # And the two registrations share no item (no tournament-wide hot item)
+    assert written[0].isdisjoint(written[1])
