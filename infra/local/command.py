@@ -95,7 +95,7 @@ def _token(args: argparse.Namespace) -> int:
 def _configure_logging() -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", datefmt="%H:%M:%S"))
-    local = logging.getLogger("tourney.local")
+    local = logging.getLogger("infra.local")
     local.addHandler(handler)
     local.setLevel(logging.INFO)
     local.propagate = False
@@ -126,7 +126,7 @@ def synthesize(cdk_out: Path, repo_root: Path) -> None:
     if not app.exists():
         raise TemplateError(f"{cdk_out} is missing and there is no app.py to synthesize it")
     env = {**os.environ, "JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION": "20", "CDK_OUTDIR": str(cdk_out)}
-    log = logging.getLogger("tourney.local")
+    log = logging.getLogger("infra.local")
     log.info("synthesizing %s (python app.py)...", cdk_out)
     started = time.monotonic()
     subprocess.run([sys.executable, str(app)], cwd=repo_root, env=env, check=True)
@@ -144,7 +144,7 @@ def _up(args: argparse.Namespace) -> int:
     from infra.local.runtime import LocalRuntime
 
     _configure_logging()
-    log = logging.getLogger("tourney.local")
+    log = logging.getLogger("infra.local")
     ready_file: Path | None = args.ready_file
     if ready_file is not None and ready_file.exists():
         ready_file.unlink()

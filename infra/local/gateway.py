@@ -49,7 +49,7 @@ from infra.local.websocket_api import (
     route_reply,
 )
 
-log = logging.getLogger("tourney.local")
+log = logging.getLogger("infra.local")
 
 _CONNECTIONS_PATH = re.compile(r"^(?:/(?P<stage>[^/@]+))?/@connections/(?P<id>[^/]+)/?$")
 _MAX_PAYLOAD = 128 * 1024

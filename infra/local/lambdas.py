@@ -34,7 +34,7 @@ from typing import Any
 
 from infra.local.template import ACCOUNT_ID, REGION, Resolver, Template, lambda_arn
 
-log = logging.getLogger("tourney.local")
+log = logging.getLogger("infra.local")
 
 # ---------------------------------------------------------------------- the layered environment
 
@@ -273,7 +273,12 @@ def _code_dir(template: Template, logical_id: str, props: Mapping[str, Any], rep
         asset_dir = Path(asset) if Path(asset).is_absolute() else base / asset
     handler = str(props.get("Handler", "index.handler"))
     cdk_path = str(metadata.get("aws:cdk:path", ""))
-    hints = [*reversed(cdk_path.split("/")), logical_id, str(props.get("FunctionName", ""))]
+    hints = [
+        *(str(v) for k, v in metadata.items() if isinstance(v, str) and not k.startswith("aws:asset")),
+        *reversed(cdk_path.split("/")),
+        logical_id,
+        str(props.get("FunctionName", "")),
+    ]
     if asset_dir is None:
         return None
     if asset_dir.name.startswith("asset."):  # a copy made by CDK: run the repository's folder
@@ -286,14 +291,32 @@ def _code_dir(template: Template, logical_id: str, props: Mapping[str, Any], rep
 def read_functions(
     template: Template, resolver: Resolver, repo_root: Path, extra_env: Mapping[str, str]
 ) -> FunctionRegistry:
-    """Every ``AWS::Lambda::Function`` of the template, its environment resolved locally."""
+    """Every ``AWS::Lambda::Function`` of the template, its environment resolved locally.
+
+    The functions share one process, and with it the process-wide caches of the code they share (settings
+    read once, services built once): whichever function runs first fills them. So each Python function also
+    gets the other Python functions' variables, under its own (which win where they differ). On AWS each
+    function has its own process and only its own variables.
+    """
     functions = []
+    own_variables = {
+        logical_id: {
+            k: _env_text(v)
+            for k, v in resolver.resolve((props.get("Environment") or {}).get("Variables") or {}).items()
+        }
+        for logical_id, props in template.of_type("AWS::Lambda::Function")
+    }
+    shared: dict[str, str] = {}
+    for logical_id, props in template.of_type("AWS::Lambda::Function"):
+        if str(props.get("Runtime", "")).startswith("python"):
+            for key, value in own_variables[logical_id].items():
+                shared.setdefault(key, value)
     for logical_id, props in template.of_type("AWS::Lambda::Function"):
         name = resolver.physical_name(logical_id)
         runtime = str(props.get("Runtime", ""))
         handler = str(props.get("Handler", ""))
         code = props.get("Code", {}) or {}
-        variables = resolver.resolve((props.get("Environment") or {}).get("Variables") or {})
+        variables = own_variables[logical_id]
         timeout = int(resolver.resolve(props.get("Timeout", 3)))
         memory = int(resolver.resolve(props.get("MemorySize", 128)))
         environment = {
@@ -308,7 +331,8 @@ def read_functions(
             "_HANDLER": handler,
             "TOURNEY_LOCAL": "1",
             **{k: str(v) for k, v in extra_env.items()},
-            **{k: _env_text(v) for k, v in variables.items()},
+            **(shared if runtime.startswith("python") else {}),
+            **variables,
             **LOCAL_OVERRIDES,
         }
         unavailable = None

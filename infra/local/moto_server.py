@@ -25,7 +25,7 @@ from botocore.config import Config
 from infra.local.lambdas import FunctionRegistry, error_payload
 from infra.local.template import REGION, Resolver, Template
 
-log = logging.getLogger("tourney.local")
+log = logging.getLogger("infra.local")
 
 
 class MotoServer:

@@ -22,7 +22,7 @@ from typing import Any
 from infra.local.lambdas import FunctionRegistry, LocalFunction
 from infra.local.template import REGION, Resolver, Template
 
-log = logging.getLogger("tourney.local")
+log = logging.getLogger("infra.local")
 
 
 @dataclass(frozen=True)

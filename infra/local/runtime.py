@@ -37,7 +37,7 @@ from infra.local.template import LocalEndpoints, Resolver, Template
 from infra.local.websocket_api import read_websocket_apis
 from infra.local.workflows import WaitCompression, create_state_machines
 
-log = logging.getLogger("tourney.local")
+log = logging.getLogger("infra.local")
 
 
 def default_keys_dir(repo_root: Path) -> Path:

@@ -41,7 +41,7 @@ from zoneinfo import ZoneInfo
 from infra.local.lambdas import FunctionRegistry
 from infra.local.template import ACCOUNT_ID, REGION, Resolver, Template
 
-log = logging.getLogger("tourney.local")
+log = logging.getLogger("infra.local")
 
 _UNITS = {"minute": 60, "minutes": 60, "hour": 3600, "hours": 3600, "day": 86400, "days": 86400}
 _MONTHS = {m.upper(): i for i, m in enumerate(calendar.month_abbr) if m}

@@ -22,7 +22,7 @@ from typing import Any
 
 from infra.local.template import Resolver, Template
 
-log = logging.getLogger("tourney.local")
+log = logging.getLogger("infra.local")
 
 
 def definition_of(props: dict[str, Any]) -> str:
