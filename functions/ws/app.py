@@ -148,3 +148,6 @@ def handler(event: dict[str, Any], context: LambdaContext) -> Answer:
     except (TourneyError, EdgeError) as error:
         logger.info("message refused", extra={"error": code_of(error), "route": route})
         return refusal(event, connection, int(status_of(error)), code_of(error), str(error))
+    except Exception:
+        logger.exception("unexpected error", extra={"route": route})
+        raise

@@ -126,6 +126,17 @@ def test_bad_input_is_422_json_never_5xx(memory: Services, clock: FrozenClock, c
     assert body["error"] == "invalid_request" and body["detail"]
 
 
+def test_a_body_that_is_not_json_is_415(memory: Services, context) -> None:
+    status, body = call(context, "POST", "/tournaments/t1/tables/a/actions", raw_body="fold",
+                        headers={"content-type": "text/plain"})  # fmt: skip
+    assert (status, body["error"]) == (415, "unsupported_media_type")
+
+
+def test_a_hand_number_that_is_not_a_number_is_422(memory: Services, context) -> None:
+    status, body = call(context, "GET", "/tournaments/t1/tables/a/hands/abc")
+    assert (status, body["error"]) == (422, "invalid_request")
+
+
 def test_a_player_acts_only_at_their_own_seat(memory: Services, clock: FrozenClock, context) -> None:
     # Given a running table and the player whose turn it is
     tid, table = running(memory, clock)

@@ -8,6 +8,7 @@ walking the class hierarchy of ``tourney.domain.errors`` (so a new subclass of
 
 - Bad input (malformed JSON, wrong types, a negative amount, an unknown
   action): 422 ``invalid_request``, with the failing fields' locations.
+- A body that is not JSON (another ``Content-Type``): 415 ``unsupported_media_type``.
 - Unknown route: 404 ``not_found``.
 - Anything unexpected: logged with ``logger.exception`` and answered 500
   ``internal_error`` with no detail.
@@ -21,7 +22,10 @@ from typing import TYPE_CHECKING, Any, cast
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
-from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.openapi.exceptions import (
+    RequestUnsupportedContentType,
+    RequestValidationError,
+)
 from pydantic import BaseModel
 
 from tourney.domain import errors
@@ -79,6 +83,10 @@ def _invalid_request(error: RequestValidationError) -> Response[dict[str, Any]]:
     )
 
 
+def _unsupported_content_type(error: RequestUnsupportedContentType) -> Response[dict[str, Any]]:
+    return error_response(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", "bodies are JSON")
+
+
 def _route_not_found(error: NotFoundError) -> Response[dict[str, Any]]:
     return error_response(HTTPStatus.NOT_FOUND, "not_found", "no such route")
 
@@ -92,6 +100,7 @@ def http_resolver(**options: Any) -> APIGatewayHttpResolver:
     """An HTTP API (payload v2) resolver with pydantic validation and the error mapping registered."""
     app = APIGatewayHttpResolver(enable_validation=True, **options)
     app.exception_handler(RequestValidationError)(_invalid_request)
+    app.exception_handler(RequestUnsupportedContentType)(_unsupported_content_type)
     app.exception_handler(NotFoundError)(_route_not_found)
     app.exception_handler([errors.TourneyError, EdgeError])(_known_error)
     app.exception_handler(Exception)(_unexpected_error)
