@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tourney.adapters.memory import FrozenClock
 from tourney.services.bootstrap import Services
 
@@ -209,3 +211,30 @@ def test_openapi_and_swagger_are_served_without_a_token(memory: Services, contex
     page = handler(http_event("GET", "/swagger", player=None), context)
     assert status == 200 and "/tournaments/{id}/registrations" in spec["paths"]
     assert page["statusCode"] == 200 and "SwaggerUIBundle" in page["body"]
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=8,
+)
+ACTION_LIKE = st.fixed_dictionaries(
+    {},
+    optional={
+        "hand": JSON | st.integers(-2, 3),
+        "seq": JSON | st.integers(-2, 3),
+        "action": JSON | st.sampled_from(["fold", "check", "call", "bet", "raise", "FOLD", ""]),
+        "amount": JSON | st.integers(-10, 10**12),
+    },
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=ACTION_LIKE | JSON, raw=st.one_of(st.none(), st.text(max_size=20)))
+def test_no_action_body_gets_a_5xx(memory: Services, context, body: Any, raw: str | None) -> None:
+    # Given any JSON (or any text) posted as an action to a table
+    response = handler(http_event("POST", "/tournaments/t1/tables/a/actions", body=body, raw_body=raw), context)
+    # Then the answer is a JSON error or success below 500
+    assert response["statusCode"] < 500
+    if response["statusCode"] >= 400:
+        assert set(answer_json(response)) >= {"error", "message"}
