@@ -120,7 +120,7 @@ class HttpApi:
 
 def read_http_apis(template: Template, resolver: Resolver, functions: FunctionRegistry) -> list[HttpApi]:
     """Every HTTP API of the template with its routes."""
-    return _read_apis(template, resolver, functions, "HTTP")  # type: ignore[return-value]
+    return _read_apis(template, resolver, functions, "HTTP")
 
 
 def _read_apis(template: Template, resolver: Resolver, functions: FunctionRegistry, protocol: str) -> list[Any]:

@@ -41,7 +41,7 @@ log = logging.getLogger("infra.local")
 _overlay: contextvars.ContextVar[Mapping[str, str] | None] = contextvars.ContextVar("local_env", default=None)
 
 
-class _LayeredEnviron(os._Environ):  # type: ignore[misc,type-arg,name-defined]
+class _LayeredEnviron(os._Environ):  # type: ignore[type-arg]
     """``os.environ`` whose reads see the current invocation's variables first."""
 
     def __getitem__(self, key: str) -> str:

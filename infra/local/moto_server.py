@@ -224,7 +224,7 @@ class MotoPatches:
         def delay(message: Any, delay_seconds: int) -> None:
             message.delayed_until = unix_time_millis() + int(delay_seconds) * 1000 / patches.time_factor
 
-        Message.delay = delay  # type: ignore[method-assign]
+        Message.delay = delay  # type: ignore[method-assign,assignment]
         self._undo.append(lambda: setattr(Message, "delay", original_delay))
 
     def remove(self) -> None:

@@ -131,8 +131,8 @@ def _day_of_week(spec: str, moment: datetime, aws_dow: int) -> bool:
         day, nth = spec.split("#", 1)
         return aws_dow == _value(day, _DAYS) and (moment.day - 1) // 7 + 1 == int(nth)
     if spec.endswith("L") and spec != "L":
-        day = _value(spec[:-1], _DAYS)
-        return aws_dow == day and moment.day + 7 > calendar.monthrange(moment.year, moment.month)[1]
+        last_day = _value(spec[:-1], _DAYS)
+        return aws_dow == last_day and moment.day + 7 > calendar.monthrange(moment.year, moment.month)[1]
     return _field(spec, aws_dow, 1, 7, _DAYS)
 
 
@@ -176,6 +176,9 @@ class Targets:
 
     def _fire(self, source: str, target: Target, default_event: Any) -> None:
         started = time.monotonic()
+        if target.input is None and default_event.get("detail-type"):
+            now = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            default_event = {"id": str(uuid.uuid4()), "time": now, **default_event}
         payload = target.input if target.input is not None else json.dumps(default_event)
         try:
             if ":lambda:" in target.arn:

@@ -70,7 +70,7 @@ class WaitCompression:
                     return
                 env.program_state_event.wait(min(remaining, 1.0))
 
-        WaitFunction._wait_interval = wait_interval  # type: ignore[method-assign]
+        WaitFunction._wait_interval = wait_interval  # type: ignore[method-assign,assignment]
         self._undo = lambda: setattr(WaitFunction, "_wait_interval", original)
 
     def remove(self) -> None:
