@@ -85,15 +85,24 @@ class Settings(BaseModel):
 
 
 def settings() -> Settings:
-    """The process's settings, read once (cold start), or the ones given to :func:`use_settings`."""
+    """The settings of the environment (validated once per distinct environment), or those of :func:`use_settings`.
+
+    On Lambda the environment never changes, so they are validated once, at
+    cold start. The local runtime runs every function in one process with
+    each invocation's own variables (``infra/local/lambdas.py``): keying the
+    cache on the variables read keeps each function's settings its own.
+    """
     if _overrides:
         return _overrides[-1]
-    return _environ_settings()
+    return _environ_settings(tuple((name, os.environ.get(name)) for name in _NAMES))
 
 
-@lru_cache(maxsize=1)
-def _environ_settings() -> Settings:
-    return Settings.from_environ()
+@lru_cache(maxsize=16)
+def _environ_settings(variables: tuple[tuple[str, str | None], ...]) -> Settings:
+    return Settings.from_environ({name: value for name, value in variables if value is not None})
+
+
+_NAMES: tuple[str, ...] = tuple(field.alias or name for name, field in Settings.model_fields.items())
 
 
 _overrides: list[Settings] = []

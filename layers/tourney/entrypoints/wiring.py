@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, cast
 
-from tourney.entrypoints.settings import settings
+from tourney.entrypoints.settings import Settings, settings
 
 if TYPE_CHECKING:
     from tourney.services.bootstrap import Services
@@ -26,22 +26,23 @@ __all__ = ["services", "use_services"]
 _overrides: list[Services] = []
 
 
-@functools.lru_cache(maxsize=1)
-def _aws_services() -> Services:
-    """The services over the AWS adapters, from the settings (the composition root chooses the adapters)."""
+@functools.lru_cache(maxsize=16)
+def _aws_services(config: Settings) -> Services:
+    """The services over the AWS adapters for these settings (built once per process on Lambda; once per
+    function in the local runtime, where each function's environment differs)."""
     from tourney.services import bootstrap as root
 
     build = getattr(root, "bootstrap_aws", None)
     if build is None:  # pragma: no cover - until the composition root offers it
         raise RuntimeError("tourney.services.bootstrap.bootstrap_aws(settings) is needed to run on AWS")
-    return cast("Services", build(settings()))
+    return cast("Services", build(config))
 
 
 def services() -> Services:
     """The process's services: the ones given to :func:`use_services`, else the AWS ones (built once)."""
     if _overrides:
         return _overrides[-1]
-    return _aws_services()
+    return _aws_services(settings())
 
 
 @contextmanager
