@@ -20,19 +20,14 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from infra.local.clock import VirtualClock
 from infra.local.gateway import Gateway, bind_socket
 from infra.local.http_api import read_http_apis
 from infra.local.jwt_keys import AuthConfig, SigningKeys, auth_config
 from infra.local.lambdas import FunctionRegistry, base_environment, install_layered_environ, read_functions
 from infra.local.moto_server import MotoPatches, MotoServer, create_queues, create_tables
 from infra.local.pollers import QueuePoller, read_queue_mappings
-from infra.local.schedules import (
-    Scheduler,
-    Targets,
-    VirtualClock,
-    create_template_schedules,
-    read_rules,
-)
+from infra.local.schedules import Scheduler, Targets, create_template_schedules, read_rules
 from infra.local.template import LocalEndpoints, Resolver, Template
 from infra.local.websocket_api import read_websocket_apis
 from infra.local.workflows import WaitCompression, create_state_machines
@@ -62,6 +57,7 @@ class LocalRuntime:
         self.repo_root = Path(repo_root).resolve()
         self.port = port
         self.time_factor = float(time_factor)
+        self.clock = VirtualClock(self.time_factor)
         self.keys = SigningKeys(keys_dir or default_keys_dir(self.repo_root))
         self.moto = MotoServer()
         self.functions = FunctionRegistry([])
@@ -118,7 +114,11 @@ class LocalRuntime:
             template,
             resolver,
             self.repo_root,
-            extra_env={**base_environment(moto_url), "JWT_JWKS_URL": self.keys.jwks_url},
+            extra_env={
+                **base_environment(moto_url),
+                "JWT_JWKS_URL": self.keys.jwks_url,
+                **self.clock.environment(),
+            },
         )
         for function in self.functions:
             if function.unavailable:
@@ -129,7 +129,7 @@ class LocalRuntime:
 
         self._patches = MotoPatches(self.functions, self.time_factor)
         self._patches.install()
-        self._waits = WaitCompression(self.time_factor)
+        self._waits = WaitCompression(self.clock)
         self._waits.install()
 
         self.table_names = create_tables(self.moto.client("dynamodb"), template, resolver)
@@ -156,7 +156,7 @@ class LocalRuntime:
             self.moto.client,
             self._targets,
             read_rules(template, resolver),
-            VirtualClock(self.time_factor),
+            self.clock,
             self._stopping,
         )
         self._scheduler.start()

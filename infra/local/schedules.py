@@ -10,8 +10,9 @@ an SQS queue or a state machine. ``AWS::Events::Rule`` resources with a
 
 Time is compressed by the time factor: a ``rate(1 minute)`` schedule fires
 every ``60 / factor`` seconds, a ``cron(...)`` one when the runtime's virtual
-clock (``start + elapsed * factor``) passes a matching minute, and a one-time
-``at(...)`` schedule after ``(at - created) / factor`` seconds.
+clock (``clock.VirtualClock``, which the functions are told) passes a
+matching minute, and a one-time ``at(...)`` schedule when the virtual clock
+reaches its time.
 
 >>> rate_seconds("rate(15 minutes)")
 900
@@ -33,11 +34,12 @@ import time
 import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from infra.local.clock import VirtualClock
 from infra.local.lambdas import FunctionRegistry
 from infra.local.template import ACCOUNT_ID, REGION, Resolver, Template
 
@@ -134,20 +136,6 @@ def _day_of_week(spec: str, moment: datetime, aws_dow: int) -> bool:
         last_day = _value(spec[:-1], _DAYS)
         return aws_dow == last_day and moment.day + 7 > calendar.monthrange(moment.year, moment.month)[1]
     return _field(spec, aws_dow, 1, 7, _DAYS)
-
-
-# ---------------------------------------------------------------------- the clock
-
-
-@dataclass
-class VirtualClock:
-    """Real time since ``start``, multiplied by the time factor."""
-
-    factor: float = 1.0
-    start: float = field(default_factory=time.time)
-
-    def now(self) -> float:
-        return self.start + (time.time() - self.start) * self.factor
 
 
 # ---------------------------------------------------------------------- targets
@@ -337,8 +325,8 @@ class Scheduler:
             tracked.last_virtual = self.clock.now()
             tracked.next_real = 0.0  # checked on every tick
         elif expression.startswith("at("):
-            due = at_time(expression, timezone).timestamp()
-            tracked.next_real = created + max(0.0, due - created) / factor
+            # a time of the virtual clock (the functions' clock): due when the virtual clock reaches it
+            tracked.next_real = self.clock.real(at_time(expression, timezone).timestamp())
         else:
             raise ValueError(f"unknown schedule expression {expression!r}")
         return tracked

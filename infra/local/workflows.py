@@ -6,7 +6,7 @@ so the ARN handlers get from their environment starts a real execution. Lambda
 tasks reach moto's Lambda ``invoke``, which the runtime routes to the in-process
 handler (``moto_server.MotoPatches``); handler exceptions become task failures,
 so ``Retry`` and ``Catch`` work. ``Wait`` states wait their time divided by the
-time factor (``WaitCompression``).
+time factor, or until the virtual clock reaches their timestamp (``WaitCompression``).
 
 Every state machine is created as ``STANDARD``: moto's executor does not run
 ``EXPRESS`` child executions.
@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from infra.local.clock import VirtualClock
 from infra.local.template import Resolver, Template
 
 log = logging.getLogger("infra.local")
@@ -50,20 +51,29 @@ def create_state_machines(stepfunctions: Any, template: Template, resolver: Reso
 
 
 class WaitCompression:
-    """``Wait`` states of moto's executor last their time divided by ``factor``. Undone by ``remove``."""
+    """``Wait`` states of moto's executor follow the virtual clock. Undone by ``remove``.
 
-    def __init__(self, factor: float) -> None:
-        self.factor = factor
+    ``Seconds``/``SecondsPath`` waits last their time divided by the factor; ``Timestamp``/``TimestampPath``
+    waits end when the virtual clock reaches the timestamp.
+    """
+
+    def __init__(self, clock: VirtualClock) -> None:
+        self.clock = clock
         self._undo: Callable[[], None] | None = None
 
     def install(self) -> None:
+        from moto.stepfunctions.parser.asl.component.state.wait.wait_function.timestamp import Timestamp
         from moto.stepfunctions.parser.asl.component.state.wait.wait_function.wait_function import WaitFunction
 
         original = WaitFunction._wait_interval
-        factor = self.factor
+        clock = self.clock
 
         def wait_interval(function: Any, env: Any, wait_seconds: int) -> None:
-            deadline = time.monotonic() + max(0.0, float(wait_seconds)) / factor
+            seconds = float(wait_seconds)
+            if isinstance(function, Timestamp):  # moto measured to the real now; the timestamp is virtual
+                now = time.time()
+                seconds -= clock.at(now) - now
+            deadline = time.monotonic() + max(0.0, seconds) / clock.factor
             while env.is_running():
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
