@@ -75,7 +75,7 @@ def _layer_folder(synthesized: Synthesized, role: str) -> Path:
     (layer,) = [
         r for r in synthesized.of_type("AWS::Lambda::LayerVersion").values() if r["Metadata"]["tourney:layer"] == role
     ]
-    return synthesized.outdir / layer["Metadata"]["aws:asset:path"]
+    return synthesized.outdir / str(layer["Metadata"]["aws:asset:path"])
 
 
 def test_shared_layer_holds_the_tourney_package_under_python(synthesized: Synthesized) -> None:
