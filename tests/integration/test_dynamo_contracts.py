@@ -13,7 +13,9 @@ from tests.support.aws import aws, dynamodb  # noqa: F401
 from tests.support.contracts import ALL_CONTRACTS
 
 
-@pytest.mark.parametrize("shards", [1, 4], ids=["one-item-pools", "sharded-pools"])
+@pytest.mark.parametrize(
+    "shards", [pytest.param(1, marks=pytest.mark.slow, id="one-item-pools"), pytest.param(4, id="sharded-pools")]
+)
 @pytest.mark.parametrize("contract", ALL_CONTRACTS, ids=lambda c: c.__name__)
 def test_dynamo_store_keeps_the_contract(
     contract: Callable[[Callable[[], DynamoStore]], None], shards: int, dynamodb: dict[str, str]
