@@ -1,110 +1,88 @@
-"""WebSocket connections and their subscriptions, in the ``connections`` table (docs/data-model.md).
+"""WebSocket connections and their subscriptions on DynamoDB (docs/data-model.md, "connections").
 
-=================  ====================  =====================================  ==========================
-item               pk                    sk                                     index keys
-=================  ====================  =====================================  ==========================
-connection         ``conn#<id>``         ``conn``                               ``player`` (player_connections)
-subscription       ``conn#<id>``         ``sub#<tournament>#<table>``           ``subscription`` (subscribers)
-=================  ====================  =====================================  ==========================
-
-Both expire with the connection (TTL ``expires_at``, a day after the last
-subscribe): API Gateway drops a WebSocket after two hours at most, and a
-client that vanished without ``$disconnect`` is also removed the first time a
-push finds it gone. A table's subscribers are one Query on the ``subscribers``
-index (eventually consistent: a subscription made a moment ago may miss one
-push, and the client's ``subscribe`` answer already carries the table).
+The items are ``models/connections.py``'s. A table's subscribers are one Query
+on the ``subscribers`` index (eventually consistent: a subscription made a
+moment ago may miss one push; the client's ``subscribe`` answer already
+carries the table); a player's connections one Query on
+``player_connections``. Everything expires with the connection (TTL
+``expires_at``), and a connection API Gateway reports gone is deleted at once.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import NamedTuple
 
-from pynamodb.attributes import NumberAttribute, UnicodeAttribute
-from pynamodb.indexes import GlobalSecondaryIndex, IncludeProjection, KeysOnlyProjection
-from pynamodb.models import Model
+from tourney.adapters.dynamo.models.connections import (
+    CONNECTION_SK,
+    SUBSCRIPTION_PREFIX,
+    ConnectionItem,
+    connection_pk,
+    subscription_key,
+)
 
-from tourney.adapters.dynamo.models.base import meta_for, stored_in
-from tourney.adapters.dynamo.schema import CONNECTIONS, PLAYER_INDEX, SUBSCRIPTION_INDEX
-
-CONNECTION_SK = "conn"
-LIFETIME_SECONDS = 24 * 3600
-
-
-class _Subscribers(GlobalSecondaryIndex["ConnectionItem"]):
-    class Meta:
-        index_name = SUBSCRIPTION_INDEX.name
-        projection = IncludeProjection(list(SUBSCRIPTION_INDEX.included))
-
-    subscription = UnicodeAttribute(hash_key=True)
-    pk = UnicodeAttribute(range_key=True)
+LIFETIME_SECONDS = 2 * 3600
+"""API Gateway closes a WebSocket connection after two hours at most."""
 
 
-class _PlayerConnections(GlobalSecondaryIndex["ConnectionItem"]):
-    class Meta:
-        index_name = PLAYER_INDEX.name
-        projection = KeysOnlyProjection()
-
-    player = UnicodeAttribute(hash_key=True)
-    pk = UnicodeAttribute(range_key=True)
+class Subscriber(NamedTuple):
+    connection_id: str
+    player: str | None
 
 
-@stored_in(CONNECTIONS)
-class ConnectionItem(Model):
-    Meta = meta_for(CONNECTIONS)
-
-    pk = UnicodeAttribute(hash_key=True)
-    sk = UnicodeAttribute(range_key=True)
-    connection_id = UnicodeAttribute()
-    player = UnicodeAttribute(null=True)
-    subscription = UnicodeAttribute(null=True)
-    expires_at = NumberAttribute()
-
-    subscribers = _Subscribers()
-    player_connections = _PlayerConnections()
-
-
-def _pk(connection: str) -> str:
-    return f"conn#{connection}"
-
-
-class ConnectionStore:
+class DynamoConnections:
     """Who is behind each connection and which tables it watches."""
 
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self._clock = clock
+
+    def _expires(self) -> int:
+        return int(self._clock()) + LIFETIME_SECONDS
+
     def connect(self, connection: str, player: str | None = None) -> None:
-        expires = int(time.time()) + LIFETIME_SECONDS
-        ConnectionItem(_pk(connection), CONNECTION_SK, connection_id=connection, player=player, expires_at=expires).save()
+        ConnectionItem(
+            connection_pk(connection),
+            CONNECTION_SK,
+            connection_id=connection,
+            player=player,
+            connected_at=datetime.fromtimestamp(self._clock(), UTC).isoformat(),
+            expires_at=self._expires(),
+        ).save()
 
     def disconnect(self, connection: str) -> None:
         with ConnectionItem.batch_write() as batch:
-            for item in ConnectionItem.query(_pk(connection)):
+            for item in ConnectionItem.query(connection_pk(connection), consistent_read=True):
                 batch.delete(item)
 
     def subscribe(self, connection: str, tournament_id: str, table_id: str) -> None:
-        player = self.player_of(connection)
-        subscription = f"{tournament_id}#{table_id}"
+        key = subscription_key(tournament_id, table_id)
         ConnectionItem(
-            _pk(connection),
-            f"sub#{subscription}",
+            connection_pk(connection),
+            f"{SUBSCRIPTION_PREFIX}{key}",
             connection_id=connection,
-            player=player,
-            subscription=subscription,
-            expires_at=int(time.time()) + LIFETIME_SECONDS,
+            player=self.player_of(connection),
+            subscription=key,
+            expires_at=self._expires(),
         ).save()
 
     def player_of(self, connection: str) -> str | None:
         try:
-            item = ConnectionItem.get(_pk(connection), CONNECTION_SK, consistent_read=True)
+            item = ConnectionItem.get(connection_pk(connection), CONNECTION_SK, consistent_read=True)
         except ConnectionItem.DoesNotExist:
             return None
         return item.player
 
-    def subscribers(self, tournament_id: str, table_id: str) -> Iterator[tuple[str, str | None]]:
-        """(connection, player) for every connection watching the table."""
-        for item in ConnectionItem.subscribers.query(f"{tournament_id}#{table_id}"):
-            yield item.connection_id, item.player
+    def subscribers(self, tournament_id: str, table_id: str) -> list[Subscriber]:
+        """Every connection watching the table, with its player (None: an observer)."""
+        items = ConnectionItem.subscribers.query(subscription_key(tournament_id, table_id))
+        return [Subscriber(item.connection_id, item.player) for item in items]
 
-    def of_player(self, player: str) -> Iterator[str]:
-        for item in ConnectionItem.player_connections.query(player):
-            if item.sk == CONNECTION_SK:
-                yield item.pk.removeprefix("conn#")
+    def connections_of(self, player: str) -> list[str]:
+        """The player's open connections (connection items only, not their subscriptions)."""
+        return [
+            item.pk.removeprefix("connection#")
+            for item in ConnectionItem.player_connections.query(player)
+            if item.sk == CONNECTION_SK
+        ]
