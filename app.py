@@ -2,7 +2,8 @@
 """The CDK app: builds the tourney stack from ``infra/`` and synthesizes it offline.
 
 ``python app.py`` writes ``cdk.out/`` (or ``$CDK_OUTDIR``, as the CDK CLI sets it); cdk-nag's
-AwsSolutions checks run during synth and fail it on any unacknowledged finding.
+AwsSolutions checks run during synth and fail it on any unacknowledged finding
+(``cdk.out/validation-report.json``). ``docs/operations.md`` ("Deploying") says the rest.
 """
 
 from __future__ import annotations
@@ -11,20 +12,18 @@ import os
 import sys
 import time
 
+STARTED = time.perf_counter()
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
-from infra.stack import build_app
+from infra.stack import build_app  # noqa: E402  (importing aws-cdk-lib starts Node: after the setting above)
 
 
 def main() -> int:
-    began = time.perf_counter()
     app, _ = build_app(os.environ.get("CDK_OUTDIR", "cdk.out"))
     assembly = app.synth()
-    print(
-        f"synthesized {', '.join(s.stack_name for s in assembly.stacks)} into {assembly.directory} "
-        f"in {time.perf_counter() - began:.1f} s",
-        file=sys.stderr,
-    )
+    seconds = time.perf_counter() - STARTED
+    stacks = ", ".join(stack.stack_name for stack in assembly.stacks)
+    print(f"synthesized {stacks} into {assembly.directory} in {seconds:.1f} s", file=sys.stderr)
     return 0
 
 

@@ -51,17 +51,22 @@ class MissingFunctionCode(FileNotFoundError):
     """A declared function has no ``functions/<name>/app.py`` yet."""
 
 
+def require_function_code(root: Path) -> None:
+    """Raise ``MissingFunctionCode`` naming every declared function without ``functions/<name>/app.py``."""
+    missing = [spec.code_path for spec in wiring.FUNCTIONS if not (root / spec.code_path / "app.py").is_file()]
+    if missing:
+        raise MissingFunctionCode(
+            f"no app.py in {', '.join(missing)} (under {root}): every function declared in "
+            "infra/wiring.py needs functions/<name>/app.py with `handler` before the stack can synthesize"
+        )
+
+
 class Functions(Construct):
     """``self.by_name[name]`` is the ``lambda_.Function``; ``self.roles[name]`` its role."""
 
     def __init__(self, scope: Construct, construct_id: str, *, root: Path, layers: Layers) -> None:
         super().__init__(scope, construct_id)
-        missing = [spec.code_path for spec in wiring.FUNCTIONS if not (root / spec.code_path / "app.py").is_file()]
-        if missing:
-            raise MissingFunctionCode(
-                f"no app.py in {', '.join(missing)} (under {root}): every function declared in "
-                "infra/wiring.py needs functions/<name>/app.py with `handler` before the stack can synthesize"
-            )
+        require_function_code(root)
         self.by_name: dict[str, lambda_.Function] = {}
         self.roles: dict[str, iam.Role] = {}
         for spec in wiring.FUNCTIONS:

@@ -15,7 +15,7 @@ from constructs import Construct
 from infra import wiring
 from infra.acknowledgements import acknowledge
 from infra.auth import Auth
-from infra.functions import Functions
+from infra.functions import Functions, require_function_code
 from infra.http_api import HttpApi
 from infra.layers import Layers
 from infra.monitoring import Monitoring
@@ -35,6 +35,7 @@ class TourneyStack(Stack):
     def __init__(self, scope: Construct, construct_id: str, *, root: Path = ROOT, **kwargs: object) -> None:
         super().__init__(scope, construct_id, description="tourney: online poker tournaments (serverless)", **kwargs)  # type: ignore[arg-type]
         wiring.check()
+        require_function_code(root)  # before anything is built: a clear message, not a CDK trace
         self.tables = Tables(self, "Tables")
         self.auth = Auth(self, "Auth")
         self.queues = Queues(self, "Queues")

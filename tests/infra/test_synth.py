@@ -64,3 +64,26 @@ def test_cdk_json_runs_app_py_into_cdk_out() -> None:
     config = json.loads((ROOT / "cdk.json").read_text())
     assert config["app"] == ".venv/bin/python app.py"
     assert config["output"] == "cdk.out"
+
+
+def test_a_missing_function_folder_fails_with_a_clear_message(tmp_path: Path) -> None:
+    import pytest
+
+    from infra.functions import MissingFunctionCode, require_function_code
+
+    # Given a checkout where one declared function has no code yet
+    for spec in wiring.FUNCTIONS:
+        if spec.name != "watchdog":
+            (tmp_path / spec.code_path).mkdir(parents=True)
+            (tmp_path / spec.code_path / "app.py").write_text("def handler(event, context): ...\n")
+    # Then the synth stops before building anything, naming the folder
+    with pytest.raises(MissingFunctionCode, match="functions/watchdog"):
+        require_function_code(tmp_path)
+    require_function_code(ROOT)  # the repository has them all
+
+
+def test_the_wiring_is_consistent() -> None:
+    wiring.check()
+    assert {s.name for s in wiring.FUNCTIONS} == {
+        "api", "admin", "ws", "start", "start_tasks", "timeouts", "coordinator", "sweeper", "watchdog", "recovery_tasks"
+    }  # fmt: skip
