@@ -1,4 +1,4 @@
-"""The local runtime on the real template (``cdk.out``, synthesized first when missing or stale) and handlers.
+"""The local runtime on the real template (synthesized once per test run) and the real handlers.
 
 A smoke test: the stack comes up from the CDK app's template, the HTTP API's
 JWT authorizer accepts the runtime's tokens and reaches the ``api`` function,
@@ -19,7 +19,6 @@ from typing import Any
 import aiohttp
 import pytest
 
-from infra.local import command
 from infra.local.runtime import LocalRuntime
 from infra.local.template import load_stack
 
@@ -27,13 +26,15 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = pytest.mark.skipif(not (REPO_ROOT / "app.py").exists(), reason="no CDK app to synthesize")
 
+from tests.infra import conftest as infra_conftest  # noqa: E402
+
+shared_synth = infra_conftest.synthesized  # the `synthesized` fixture, shared with the infra tests
+
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRuntime]:
-    cdk_out = REPO_ROOT / "cdk.out"
-    if command.needs_synth(cdk_out, REPO_ROOT):
-        command.synthesize(cdk_out, REPO_ROOT)
-    runtime = LocalRuntime(load_stack(cdk_out), REPO_ROOT, port=0, keys_dir=tmp_path_factory.mktemp("keys"))
+def stack(shared_synth: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRuntime]:
+    # the infra tests' synth (one per test run, shared by the xdist workers), not the repository's cdk.out
+    runtime = LocalRuntime(load_stack(shared_synth.outdir), REPO_ROOT, port=0, keys_dir=tmp_path_factory.mktemp("keys"))
     with runtime:
         yield runtime
 
