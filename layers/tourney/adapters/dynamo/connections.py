@@ -1,11 +1,18 @@
-"""WebSocket connections and their subscriptions on DynamoDB (docs/data-model.md, "connections").
+"""WebSocket connections on DynamoDB: who is behind a connection and which tables it watches.
 
-The items are ``models/connections.py``'s. A table's subscribers are one Query
-on the ``subscribers`` index (eventually consistent: a subscription made a
-moment ago may miss one push; the client's ``subscribe`` answer already
-carries the table); a player's connections one Query on
-``player_connections``. Everything expires with the connection (TTL
-``expires_at``), and a connection API Gateway reports gone is deleted at once.
+:class:`DynamoConnections` is what the ``ws`` function and the pushes adapter
+(``tourney.adapters.aws.WebSocketPushes``, which extends it) need:
+``connect`` and ``disconnect`` (also when a push finds the connection gone),
+``subscribe``, ``player_of``, a table's ``subscribers`` (one Query of the
+``subscribers`` index: :class:`Subscriber` pairs of connection and player, so
+each recipient gets what it may see) and a player's connections,
+``connections_of`` (one Query of ``player_connections``). The stored shapes are in ``models/connections.py``.
+
+Items expire by TTL two hours after they were written (API Gateway closes a
+WebSocket after two hours at most), so a client that vanished without
+``$disconnect`` leaves nothing behind for long. The indexes are eventually
+consistent: a subscription made a moment ago may miss one push, and the
+client's ``subscribe`` answer already carries the table.
 """
 
 from __future__ import annotations
@@ -23,11 +30,13 @@ from tourney.adapters.dynamo.models.connections import (
     subscription_key,
 )
 
-LIFETIME_SECONDS = 2 * 3600
-"""API Gateway closes a WebSocket connection after two hours at most."""
+LIFETIME_SECONDS = 2 * 60 * 60
+"""API Gateway closes a WebSocket connection after two hours."""
 
 
 class Subscriber(NamedTuple):
+    """A connection watching a table, and whose it is (None: an observer)."""
+
     connection_id: str
     player: str | None
 
@@ -35,8 +44,11 @@ class Subscriber(NamedTuple):
 class DynamoConnections:
     """Who is behind each connection and which tables it watches."""
 
-    def __init__(self, clock: Callable[[], float] = time.time) -> None:
-        self._clock = clock
+    _clock: Callable[[], float] = time.time
+
+    def __init__(self, clock: Callable[[], float] | None = None) -> None:
+        if clock is not None:
+            self._clock = clock
 
     def _expires(self) -> int:
         return int(self._clock()) + LIFETIME_SECONDS
@@ -52,11 +64,13 @@ class DynamoConnections:
         ).save()
 
     def disconnect(self, connection: str) -> None:
+        """Forget the connection and its subscriptions (one Query, then a batch of deletes)."""
         with ConnectionItem.batch_write() as batch:
-            for item in ConnectionItem.query(connection_pk(connection), consistent_read=True):
+            for item in ConnectionItem.query(connection_pk(connection)):
                 batch.delete(item)
 
     def subscribe(self, connection: str, tournament_id: str, table_id: str) -> None:
+        """Watch a table; the connection's player (None: an observer) is copied so pushes know what it may see."""
         key = subscription_key(tournament_id, table_id)
         ConnectionItem(
             connection_pk(connection),
@@ -75,14 +89,22 @@ class DynamoConnections:
         return item.player
 
     def subscribers(self, tournament_id: str, table_id: str) -> list[Subscriber]:
-        """Every connection watching the table, with its player (None: an observer)."""
-        items = ConnectionItem.subscribers.query(subscription_key(tournament_id, table_id))
-        return [Subscriber(item.connection_id, item.player) for item in items]
+        """Every connection watching the table, with its player."""
+        return [
+            Subscriber(item.connection_id, item.player)
+            for item in ConnectionItem.subscribers.query(subscription_key(tournament_id, table_id))
+        ]
 
     def connections_of(self, player: str) -> list[str]:
-        """The player's open connections (connection items only, not their subscriptions)."""
+        """The player's connections (their subscription items share the index: connection items only)."""
         return [
-            item.pk.removeprefix("connection#")
+            item.pk.removeprefix(connection_pk(""))
             for item in ConnectionItem.player_connections.query(player)
             if item.sk == CONNECTION_SK
         ]
+
+    of_player = connections_of
+
+
+ConnectionStore = DynamoConnections
+"""The name the pushes adapter first used."""
