@@ -74,7 +74,7 @@ class Gateway:
         http_apis: Sequence[HttpApi],
         websocket_apis: Sequence[WebSocketApi],
         keys: SigningKeys,
-        workers: int = 16,
+        workers: int = 64,
     ) -> None:
         self.sock = sock
         self.port = sock.getsockname()[1]
@@ -112,7 +112,7 @@ class Gateway:
         try:
             app = web.Application(client_max_size=10 * 1024 * 1024)
             app.router.add_route("*", "/{tail:.*}", self._handle)
-            self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+            self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=5.0)
             loop.run_until_complete(self._runner.setup())
             loop.run_until_complete(web.SockSite(self._runner, self.sock).start())
         except BaseException as error:
