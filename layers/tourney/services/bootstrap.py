@@ -34,6 +34,7 @@ from tourney.services.timeouts import TimeoutService
 
 if TYPE_CHECKING:
     from tourney.adapters.memory import FrozenClock
+    from tourney.entrypoints.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -107,4 +108,37 @@ def bootstrap_memory(*, clock: FrozenClock | None = None, rng: random.Random | N
         clock=adapters.clock,
         rng=rng,
         adapters=adapters,
+    )
+
+
+def bootstrap_aws(config: Settings) -> Services:
+    """Services over the AWS adapters named by the function's settings (one per cold start).
+
+    DynamoDB through PynamoDB (models resolve their tables and endpoint from
+    the environment), pushes through the WebSocket API's ``@connections``,
+    time-outs and coordination through SQS, start times through EventBridge
+    Scheduler, and the workflows through Step Functions.
+    """
+    from tourney.adapters.aws import (
+        EventBridgeStartScheduler,
+        SqsCoordination,
+        SqsTimeouts,
+        StepFunctionsWorkflows,
+        SystemClock,
+        WebSocketPushes,
+    )
+    from tourney.adapters.dynamo.models.base import configure
+    from tourney.adapters.dynamo.store import DynamoStore
+
+    configure()
+    return bootstrap(
+        store=DynamoStore(),
+        pushes=WebSocketPushes(config.connections_endpoint),
+        timers=SqsTimeouts(config.timeouts_queue_url),
+        coordination=SqsCoordination(config.coordinator_queue_url),
+        start_scheduler=EventBridgeStartScheduler(
+            config.schedule_group, config.scheduler_role_arn, config.start_function_arn
+        ),
+        workflows=StepFunctionsWorkflows(config.start_workflow_arn, config.recovery_workflow_arn),
+        clock=SystemClock(),
     )

@@ -1,0 +1,175 @@
+"""The ports that leave DynamoDB: pushes (API Gateway ``@connections``), SQS, EventBridge Scheduler, Step Functions.
+
+Each adapter takes its boto3 client lazily, so a function imports this module
+cheaply and creates only the clients it uses; endpoints come from the
+environment (``AWS_ENDPOINT_URL``...), which is how the local runtime points
+them at its own servers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from functools import cached_property
+from typing import Any
+
+from tourney.adapters.dynamo.connections import ConnectionStore
+from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
+
+MAX_SQS_DELAY = 900
+"""SQS holds a message back at most 15 minutes; a longer wait is re-armed by the consumer."""
+
+
+class SystemClock:
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
+def _client(service: str, **kwargs: Any) -> Any:
+    import boto3
+
+    return boto3.client(service, **kwargs)
+
+
+class WebSocketPushes(ConnectionStore):
+    """Pushes to a table's or a player's connections; each recipient gets what the service chose for it.
+
+    Also the connections store the ``ws`` function uses (connect, subscribe...).
+    A connection API Gateway reports gone is forgotten on the spot.
+    """
+
+    def __init__(self, endpoint: str) -> None:
+        super().__init__()
+        self._endpoint = endpoint
+
+    @cached_property
+    def _api(self) -> Any:
+        return _client("apigatewaymanagementapi", endpoint_url=self._endpoint)
+
+    def _post(self, connection: str, message: Mapping[str, Any]) -> None:
+        if not self._endpoint:
+            return
+        try:
+            self._api.post_to_connection(ConnectionId=connection, Data=json.dumps(message).encode())
+        except self._api.exceptions.GoneException:
+            self.disconnect(connection)
+
+    def to_table(
+        self, tournament_id: str, table_id: str, everyone: Mapping[str, Any], personal: Mapping[str, Mapping[str, Any]]
+    ) -> None:
+        for connection, player in self.subscribers(tournament_id, table_id):
+            self._post(connection, personal.get(player, everyone) if player else everyone)
+
+    def to_player(self, player_id: str, message: Mapping[str, Any]) -> None:
+        for connection in self.of_player(player_id):
+            self._post(connection, message)
+
+
+class SqsTimeouts:
+    """Decision time-outs and rebuy windows: a message with a delay on the standard queue (rule 16)."""
+
+    def __init__(self, queue_url: str) -> None:
+        self._url = queue_url
+
+    @cached_property
+    def _sqs(self) -> Any:
+        return _client("sqs")
+
+    def arm(self, message: TimeoutDue | RebuyDue, delay_seconds: int) -> None:
+        delay = max(0, min(int(delay_seconds), MAX_SQS_DELAY))
+        self._sqs.send_message(QueueUrl=self._url, MessageBody=message.model_dump_json(), DelaySeconds=delay)
+
+
+class SqsCoordination:
+    """The coordinator's ordered stream: SQS FIFO, one message group per tournament.
+
+    The deduplication id names the event (tournament, table, hand), so a
+    repeated send within SQS's five minutes is dropped by the queue itself.
+    """
+
+    def __init__(self, queue_url: str) -> None:
+        self._url = queue_url
+
+    @cached_property
+    def _sqs(self) -> Any:
+        return _client("sqs")
+
+    def _send(self, message: HandEnded | RebuyClosed, dedup: str) -> None:
+        self._sqs.send_message(
+            QueueUrl=self._url,
+            MessageBody=message.model_dump_json(),
+            MessageGroupId=message.tournament_id,
+            MessageDeduplicationId=dedup[:128],
+        )
+
+    def hand_ended(self, message: HandEnded) -> None:
+        self._send(message, f"hand#{message.tournament_id}#{message.table}#{message.hand}")
+
+    def rebuy_closed(self, message: RebuyClosed) -> None:
+        self._send(message, f"rebuy#{message.model_dump_json()}")
+
+
+class EventBridgeStartScheduler:
+    """One one-time schedule per tournament, at its start time, invoking the ``start`` function."""
+
+    def __init__(self, group: str, role_arn: str, target_arn: str) -> None:
+        self._group = group
+        self._role = role_arn
+        self._target = target_arn
+
+    @cached_property
+    def _scheduler(self) -> Any:
+        return _client("scheduler")
+
+    @staticmethod
+    def _name(tournament_id: str) -> str:
+        return f"start-{tournament_id}"[:64]
+
+    def schedule(self, tournament_id: str, at: datetime) -> None:
+        moment = at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S")
+        request = {
+            "Name": self._name(tournament_id),
+            "GroupName": self._group,
+            "ScheduleExpression": f"at({moment})",
+            "ScheduleExpressionTimezone": "UTC",
+            "FlexibleTimeWindow": {"Mode": "OFF"},
+            "Target": {
+                "Arn": self._target,
+                "RoleArn": self._role,
+                "Input": json.dumps({"tournament_id": tournament_id}),
+            },
+            "ActionAfterCompletion": "DELETE",
+        }
+        try:
+            self._scheduler.create_schedule(**request)
+        except self._scheduler.exceptions.ConflictException:
+            self._scheduler.update_schedule(**{k: v for k, v in request.items() if k != "ActionAfterCompletion"})
+
+    def cancel(self, tournament_id: str) -> None:
+        with contextlib.suppress(self._scheduler.exceptions.ResourceNotFoundException):
+            self._scheduler.delete_schedule(Name=self._name(tournament_id), GroupName=self._group)
+
+
+class StepFunctionsWorkflows:
+    """The start and recovery workflows; the execution name makes a second start for a tournament a no-op."""
+
+    def __init__(self, start_arn: str, recovery_arn: str) -> None:
+        self._start = start_arn
+        self._recovery = recovery_arn
+
+    @cached_property
+    def _sfn(self) -> Any:
+        return _client("stepfunctions")
+
+    def _run(self, arn: str, name: str, payload: Mapping[str, Any]) -> None:
+        with contextlib.suppress(self._sfn.exceptions.ExecutionAlreadyExists):
+            self._sfn.start_execution(stateMachineArn=arn, name=name[:80], input=json.dumps(payload))
+
+    def start_tournament(self, tournament_id: str) -> None:
+        self._run(self._start, f"start-{tournament_id}", {"tournament_id": tournament_id})
+
+    def recover(self, tournament_id: str) -> None:
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+        self._run(self._recovery, f"recover-{tournament_id}-{stamp}", {"tournament_id": tournament_id})

@@ -1,0 +1,103 @@
+"""The adapters that leave DynamoDB, on moto: SQS time-outs and coordination, the start schedule, workflows, pushes."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import boto3
+import pytest
+from tourney.adapters.aws import (
+    EventBridgeStartScheduler,
+    SqsCoordination,
+    SqsTimeouts,
+    StepFunctionsWorkflows,
+    WebSocketPushes,
+)
+from tourney.entrypoints.settings import Settings
+from tourney.services.bootstrap import bootstrap_aws
+from tourney.services.messages import HandEnded, TimeoutDue
+
+from tests.support.aws import REGION, aws, dynamodb  # noqa: F401
+
+pytestmark = pytest.mark.usefixtures("dynamodb")
+
+
+def test_a_time_out_waits_on_the_queue_for_its_delay() -> None:
+    # Given the time-outs queue
+    sqs = boto3.client("sqs", region_name=REGION)
+    url = sqs.create_queue(QueueName="timeouts")["QueueUrl"]
+    # When a decision's time-out is armed for 15 seconds
+    due = TimeoutDue(tournament_id="t1", table="3", hand=7, seq=2, seat=4, armed_for_away=False)
+    SqsTimeouts(url).arm(due, 15)
+    # Then it is not delivered before its delay
+    assert "Messages" not in sqs.receive_message(QueueUrl=url, WaitTimeSeconds=0)
+    attributes = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["ApproximateNumberOfMessagesDelayed"])
+    assert attributes["Attributes"]["ApproximateNumberOfMessagesDelayed"] == "1"
+
+
+def test_a_hand_end_sent_twice_reaches_the_coordinator_once_in_its_tournaments_group() -> None:
+    sqs = boto3.client("sqs", region_name=REGION)
+    url = sqs.create_queue(QueueName="coordinator.fifo", Attributes={"FifoQueue": "true"})["QueueUrl"]
+    queue = SqsCoordination(url)
+    # When the same hand end is sent twice (a retried action)
+    queue.hand_ended(HandEnded(tournament_id="t1", table="3", hand=7))
+    queue.hand_ended(HandEnded(tournament_id="t1", table="3", hand=7))
+    # Then one message, grouped by tournament
+    messages = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, AttributeNames=["All"])["Messages"]
+    assert len(messages) == 1
+    assert messages[0]["Attributes"]["MessageGroupId"] == "t1"
+    assert json.loads(messages[0]["Body"])["hand"] == 7
+
+
+def test_the_start_schedule_is_one_per_tournament_and_can_be_moved_and_cancelled() -> None:
+    scheduler = boto3.client("scheduler", region_name=REGION)
+    scheduler.create_schedule_group(Name="tourney")
+    starts = EventBridgeStartScheduler(
+        "tourney", "arn:aws:iam::123456789012:role/s", "arn:aws:lambda:x:1:function:start"
+    )
+    # When a tournament is scheduled, then scheduled again later
+    starts.schedule("t1", datetime(2026, 12, 1, 20, 0, tzinfo=UTC))
+    starts.schedule("t1", datetime(2026, 12, 1, 21, 0, tzinfo=UTC))
+    # Then one schedule holds the later time and names the tournament
+    schedule = scheduler.get_schedule(Name="start-t1", GroupName="tourney")
+    assert schedule["ScheduleExpression"] == "at(2026-12-01T21:00:00)"
+    assert json.loads(schedule["Target"]["Input"]) == {"tournament_id": "t1"}
+    # And cancelling removes it (twice is harmless)
+    starts.cancel("t1")
+    starts.cancel("t1")
+    assert scheduler.list_schedules(GroupName="tourney")["Schedules"] == []
+
+
+def test_starting_a_tournaments_workflow_twice_runs_it_once() -> None:
+    sfn = boto3.client("stepfunctions", region_name=REGION)
+    definition = json.dumps({"StartAt": "Done", "States": {"Done": {"Type": "Succeed"}}})
+    role = "arn:aws:iam::123456789012:role/sfn"
+    arn = sfn.create_state_machine(name="start", definition=definition, roleArn=role)["stateMachineArn"]
+    workflows = StepFunctionsWorkflows(arn, arn)
+    workflows.start_tournament("t1")
+    workflows.start_tournament("t1")
+    executions = sfn.list_executions(stateMachineArn=arn)["executions"]
+    assert [e["name"] for e in executions] == ["start-t1"]
+
+
+def test_pushes_reach_each_subscriber_with_what_it_may_see() -> None:
+    # Given ann seated at table 3 and an observer, both subscribed
+    pushes = WebSocketPushes("https://example.execute-api.us-east-1.amazonaws.com/live")
+    pushes.connect("c-ann", "ann")
+    pushes.connect("c-obs")
+    pushes.subscribe("c-ann", "t1", "3")
+    pushes.subscribe("c-obs", "t1", "3")
+    # When the table is pushed with ann's own view and the observer's
+    pushes.to_table("t1", "3", {"view": "observer"}, {"ann": {"view": "ann"}})
+    # Then each connection got its own (what moto's @connections API received)
+    from moto.apigatewaymanagementapi.models import apigatewaymanagementapi_backends
+
+    received = apigatewaymanagementapi_backends["123456789012"][REGION].connections
+    assert json.loads(received["c-ann"].data) == {"view": "ann"}
+    assert json.loads(received["c-obs"].data) == {"view": "observer"}
+
+
+def test_bootstrap_aws_builds_the_services_from_the_settings() -> None:
+    services = bootstrap_aws(Settings.from_environ({"TIMEOUTS_QUEUE_URL": "q", "CONNECTIONS_ENDPOINT": "https://e/s"}))
+    assert services.lobby.list_tournaments() == ()
