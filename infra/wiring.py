@@ -99,8 +99,9 @@ WORKFLOWS: tuple[WorkflowSpec, ...] = (
     # Input: {"tournament_id": str}.
     # close_registration -> StartPlan {"status": "running"|"cancelled", "batches": [int, ...], ...};
     # cancelled -> done. Otherwise a Map over the batches: seat_batch {"tournament_id", "batch": int}
-    # -> BatchSeated {"tables": [str, ...], ...} (seat and draw the buttons of that batch); then, once
-    # every table is seated, a Map over those results: deal_first_hands {"tournament_id", "tables"}.
+    # (seat and draw the buttons of that batch's tables); then, once every table is seated, a Map
+    # over the same batches: deal_first_hands {"tournament_id", "batch": int}. Task results are
+    # dropped so the state stays small at any field size.
     WorkflowSpec(
         "start",
         env="START_WORKFLOW_ARN",

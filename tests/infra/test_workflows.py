@@ -67,16 +67,19 @@ def test_start_closes_registration_then_seats_in_a_map_then_deals(synthesized: S
     assert seat["ItemSelector"] == {"tournament_id.$": "$.tournament_id", "batch.$": "$$.Map.Item.Value"}
     seat_task = seat["ItemProcessor"]["States"][seat["ItemProcessor"]["StartAt"]]
     assert seat_task["Parameters"] == {"step": "seat_batch", "tournament_id.$": "$.tournament_id", "batch.$": "$.batch"}
-    assert seat["ResultPath"] == "$.seated"
     deal = states[seat["Next"]]
+    # dealing starts once every batch is seated, batch by batch again
     assert deal["Type"] == "Map"
-    assert deal["ItemsPath"] == "$.seated"
+    assert deal["ItemsPath"] == "$.registration.batches"
+    assert deal["ItemSelector"] == seat["ItemSelector"]
     deal_task = deal["ItemProcessor"]["States"][deal["ItemProcessor"]["StartAt"]]
     assert deal_task["Parameters"] == {
         "step": "deal_first_hands",
         "tournament_id.$": "$.tournament_id",
-        "tables.$": "$.tables",
+        "batch.$": "$.batch",
     }
+    # results are dropped: the state stays small whatever the field size
+    assert seat["ResultPath"] is None and deal["ResultPath"] is None
     assert states[deal["Next"]]["Type"] == "Succeed"
 
 
