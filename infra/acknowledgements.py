@@ -59,7 +59,7 @@ def acknowledge(stack: TourneyStack) -> None:
                 "@connections: connection ids are created at run time; the resource is this API's one stage only "
                 "(ManageConnections: push, inspect, close)",
             )
-        if spec.schedules_starts:
+        if spec.schedules_starts or spec.cancels_starts:
             _ack(
                 role,
                 _iam5(schedules_arn),

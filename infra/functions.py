@@ -158,6 +158,9 @@ class Functions(Construct):
                     )
                 )
                 scheduler_role.grant_pass_role(role)
+            elif spec.cancels_starts:
+                function.add_environment(wiring.SCHEDULE_GROUP_ENV, schedule_group_name)
+                role.add_to_policy(iam.PolicyStatement(actions=["scheduler:DeleteSchedule"], resources=[schedules_arn]))
             if spec.validates_tokens:
                 function.add_environment(wiring.JWT_ISSUER_ENV, jwt_issuer)
                 function.add_environment(wiring.JWT_AUDIENCE_ENV, jwt_audience)

@@ -95,6 +95,9 @@ class WorkflowSpec:
     timeout_minutes: int
 
 
+#: Seconds between two restart attempts of the recovery workflow when its input gives none.
+RECOVERY_RETRY_SECONDS = 60
+
 WORKFLOWS: tuple[WorkflowSpec, ...] = (
     # Input: {"tournament_id": str}.
     # close_registration -> StartPlan {"status": "running"|"cancelled", "batches": [int, ...], ...};
@@ -109,7 +112,8 @@ WORKFLOWS: tuple[WorkflowSpec, ...] = (
         steps=("close_registration", "seat_batch", "deal_first_hands"),
         timeout_minutes=60,
     ),
-    # Input: {"tournament_id": str, "wait_seconds": int (between restart attempts; 60 on AWS)}.
+    # Input: {"tournament_id": str, "wait_seconds"?: int (between restart attempts; default
+    # RECOVERY_RETRY_SECONDS, tests and the local runtime give a short one)}.
     # cancel_hands; then loop: try_restart -> {"restarted": bool, "window_closed": bool, ...};
     # restarted -> done; window_closed (the 20 minutes since termination of rule 17 are over)
     # -> compensate; otherwise Wait wait_seconds (SecondsPath) and try again.
@@ -160,7 +164,8 @@ class FunctionSpec:
     sends_to: tuple[str, ...] = ()  # queues
     starts: tuple[str, ...] = ()  # workflows
     pushes: bool = False  # posts to WebSocket connections (@connections)
-    schedules_starts: bool = False  # creates/deletes the per-tournament start schedules
+    schedules_starts: bool = False  # creates, changes and deletes the per-tournament start schedules
+    cancels_starts: bool = False  # deletes them only
     validates_tokens: bool = False  # checks Cognito JWTs itself (WebSocket $connect)
     operators_only: bool = False  # every call must come from the operators group
     timeout_seconds: int = 30
@@ -186,6 +191,8 @@ class FunctionSpec:
             names.add(CONNECTIONS_ENDPOINT_ENV)
         if self.schedules_starts:
             names.update((SCHEDULE_GROUP_ENV, SCHEDULER_ROLE_ARN_ENV, START_FUNCTION_ARN_ENV))
+        if self.cancels_starts:
+            names.add(SCHEDULE_GROUP_ENV)
         if self.validates_tokens:
             names.update((JWT_ISSUER_ENV, JWT_AUDIENCE_ENV))
         if self.operators_only:
@@ -194,9 +201,10 @@ class FunctionSpec:
 
 
 # The play path (an action, a time-out, a first deal, a restart) reads and writes the table,
-# writes the finished hand's history, arms the next time-out, tells the coordinator that a
-# hand ended, and pushes to the seated players' connections (deleting gone ones).
-_PLAY_TABLES = {"tournaments": R, "tables": RW, "hands": RW, "connections": RW}
+# reads the tournament (its state and entrants) and hand histories, arms the next time-out,
+# tells the coordinator that a hand ended, and pushes to the table's connections (deleting
+# gone ones). Only the coordinator writes hand histories.
+_PLAY_TABLES = {"tournaments": R, "tables": RW, "hands": R, "connections": RW}
 
 FUNCTIONS: tuple[FunctionSpec, ...] = (
     FunctionSpec(
@@ -204,8 +212,8 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "HTTP API, player routes: lobby, registration, accounts, tables, actions, rebuys, away/back, histories",
         tables={**_PLAY_TABLES, "tournaments": RW, "ledger": RW, "idempotency": RW},
         sends_to=("timeouts", "coordinator"),
+        starts=("start",),  # the registration that fills a Sit&Go starts it
         pushes=True,
-        schedules_starts=True,  # a Sit&Go filling up schedules its start now
     ),
     FunctionSpec(
         "admin",
@@ -233,8 +241,9 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "start_tasks",
         "Start workflow tasks: close registration, refund the waiting list, seat, draw buttons, deal",
         tables={**_PLAY_TABLES, "tournaments": RW, "ledger": RW},
-        sends_to=("timeouts",),
+        sends_to=("timeouts", "coordinator"),
         pushes=True,
+        cancels_starts=True,  # closing registration removes the start schedule
         timeout_seconds=120,
         memory_mb=1769,  # one full vCPU for the seat draw of large fields
     ),
@@ -248,7 +257,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
     FunctionSpec(
         "coordinator",
         "SQS FIFO (group = tournament): hand ended -> places, prizes, balancing, breaking, final table",
-        tables={**_PLAY_TABLES, "tournaments": RW, "ledger": RW},
+        tables={**_PLAY_TABLES, "tournaments": RW, "hands": RW, "ledger": RW},
         sends_to=("timeouts",),
         pushes=True,
     ),
@@ -256,12 +265,14 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "sweeper",
         "Every 15 minutes: refunds tournaments that should have started and did not (rule 17.6)",
         tables={"tournaments": RW, "ledger": RW},
+        cancels_starts=True,
         timeout_seconds=300,
     ),
     FunctionSpec(
         "watchdog",
-        "Every minute: finds stalled tables and terminates their tournament (starts recovery)",
+        "Every minute: resends lost hand ends, re-arms lost time-outs, terminates stalled tournaments",
         tables={"tournaments": RW, "tables": R},
+        sends_to=("timeouts", "coordinator"),
         starts=("recovery",),
         timeout_seconds=60,
     ),
@@ -269,7 +280,7 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "recovery_tasks",
         "Recovery workflow tasks: cancel hands, try restart, compensate (rule 17)",
         tables={**_PLAY_TABLES, "tournaments": RW, "ledger": RW},
-        sends_to=("timeouts",),
+        sends_to=("timeouts", "coordinator"),
         pushes=True,
         timeout_seconds=120,
     ),
@@ -355,7 +366,8 @@ SCHEDULES: tuple[ScheduleSpec, ...] = (
 )
 
 #: The per-tournament one-time schedules (created at run time by the functions that
-#: ``schedules_starts``) invoke this function, with input {"tournament_id": str}.
+#: ``schedules_starts``, deleted also by those that ``cancels_starts``) invoke this function,
+#: with input {"tournament_id": str}.
 SCHEDULED_START_FUNCTION = "start"
 
 

@@ -13,6 +13,8 @@ Start (``WorkflowStart``)::
 
 Recovery (``WorkflowRecovery``)::
 
+    WaitGiven? --no--> DefaultWait ($.wait_seconds = 60) --+
+               --yes-----------------------------------------+--> CancelHands
     CancelHands -> TryRestart -> Restarted? --$.restart.restarted--> Restarted
                       ^                      --$.restart.window_closed (20 minutes over)--> Compensate -> Compensated
                       |                      --otherwise--> WaitBeforeRetry --+
@@ -136,4 +138,16 @@ class Workflows(Construct):
             )
             .otherwise(wait.next(try_restart))
         )
-        return cancel.next(try_restart).next(decide)
+        cancel.next(try_restart).next(decide)
+        # The starters send {"tournament_id"}; tests and the local runtime add a short "wait_seconds".
+        default_wait = sfn.Pass(
+            scope,
+            "DefaultWait",
+            result=sfn.Result.from_number(wiring.RECOVERY_RETRY_SECONDS),
+            result_path="$.wait_seconds",
+        ).next(cancel)
+        return (
+            sfn.Choice(scope, "WaitGiven?")
+            .when(sfn.Condition.is_present("$.wait_seconds"), cancel)
+            .otherwise(default_wait)
+        )

@@ -88,6 +88,13 @@ def test_function_sends_receives_starts_and_pushes_only_as_declared(
         }
         assert set(passes) == {"<SchedulerStartRole.Arn>"}
         assert all(actions == {"iam:PassRole"} for actions in passes.values())
+    elif spec.cancels_starts:
+        assert schedules == {
+            "arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/<ScheduleGroupStarts>/*": {
+                "scheduler:DeleteSchedule"
+            }
+        }
+        assert passes == {}
     else:
         assert schedules == {} and passes == {}
 

@@ -104,5 +104,8 @@ def test_scheduling_functions_know_the_group_role_and_target(synthesized: Synthe
             assert variables[wiring.SCHEDULE_GROUP_ENV] == {"Ref": "ScheduleGroupStarts"}
             assert variables[wiring.SCHEDULER_ROLE_ARN_ENV] == {"Fn::GetAtt": ["SchedulerStartRole", "Arn"]}
             assert variables[wiring.START_FUNCTION_ARN_ENV] == {"Fn::GetAtt": ["FunctionStart", "Arn"]}
+        elif spec.cancels_starts:
+            assert variables[wiring.SCHEDULE_GROUP_ENV] == {"Ref": "ScheduleGroupStarts"}
+            assert wiring.SCHEDULER_ROLE_ARN_ENV not in variables
         else:
             assert wiring.SCHEDULE_GROUP_ENV not in variables

@@ -86,7 +86,15 @@ def test_start_closes_registration_then_seats_in_a_map_then_deals(synthesized: S
 def test_recovery_cancels_then_retries_restart_until_the_window_closes(synthesized: Synthesized) -> None:
     machine = definition(synthesized, "recovery")
     states = machine["States"]
-    assert machine["StartAt"] == "CancelHands"
+    # the wait between restart attempts comes from the input, 60 s when it gives none
+    given = states[machine["StartAt"]]
+    assert given["Choices"] == [{"Variable": "$.wait_seconds", "IsPresent": True, "Next": "CancelHands"}]
+    assert states[given["Default"]] == {
+        "Type": "Pass",
+        "Result": wiring.RECOVERY_RETRY_SECONDS,
+        "ResultPath": "$.wait_seconds",
+        "Next": "CancelHands",
+    }
     assert states["CancelHands"]["Parameters"]["step"] == "cancel_hands"
     assert states["CancelHands"]["Next"] == "TryRestart"
     assert states["TryRestart"]["Parameters"]["step"] == "try_restart"

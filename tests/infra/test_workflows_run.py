@@ -131,3 +131,18 @@ def test_recovery_retries_restart_then_compensates(moto_sfn: tuple[Any, dict[str
     assert result["status"] == "SUCCEEDED"
     assert fake.steps() == ["cancel_hands", "try_restart", "try_restart", "try_restart", "compensate"]
     assert json.loads(result["output"])["compensation"]["outcome"] == "compensate"
+
+
+def test_recovery_waits_a_minute_between_attempts_when_the_input_says_nothing(
+    moto_sfn: tuple[Any, dict[str, str], FakeTasks],
+) -> None:
+    client, machines, fake = moto_sfn
+    fake.calls.clear()
+    fake.restart_attempts = 1  # the window is closed at the first attempt: no wait happens
+    try:
+        result = _run(client, machines["WorkflowRecovery"], {"tournament_id": "T3"}, "recover-T3")
+    finally:
+        fake.restart_attempts = 3
+    assert result["status"] == "SUCCEEDED"
+    assert json.loads(result["output"])["wait_seconds"] == 60
+    assert fake.steps() == ["cancel_hands", "try_restart", "compensate"]
