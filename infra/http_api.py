@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
+from aws_cdk import Duration
 from aws_cdk import aws_apigatewayv2 as apigw
 from aws_cdk import aws_apigatewayv2_authorizers as authorizers
 from aws_cdk import aws_apigatewayv2_integrations as integrations
@@ -44,7 +45,19 @@ class HttpApi(Construct):
         self, scope: Construct, construct_id: str, *, functions: Mapping[str, lambda_.IFunction], auth: Auth
     ) -> None:
         super().__init__(scope, construct_id)
-        self.api = apigw.HttpApi(self, "Api", description="tourney: players and operators (CONTRACT.md)")
+        self.api = apigw.HttpApi(
+            self,
+            "Api",
+            description="tourney: players and operators (CONTRACT.md)",
+            # Web clients call from their own origin with a bearer token (no cookies): API Gateway answers
+            # the preflight itself, before the authorizer.
+            cors_preflight=apigw.CorsPreflightOptions(
+                allow_origins=["*"],
+                allow_methods=[apigw.CorsHttpMethod.GET, apigw.CorsHttpMethod.POST, apigw.CorsHttpMethod.DELETE],
+                allow_headers=["Authorization", "Content-Type", "Idempotency-Key"],
+                max_age=Duration.hours(1),
+            ),
+        )
         self.api.node.default_child.override_logical_id("HttpApi")  # type: ignore[union-attr]
         self.authorizer = authorizers.HttpJwtAuthorizer(
             "Cognito",

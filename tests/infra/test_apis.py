@@ -84,6 +84,12 @@ def test_jwt_authorizer_trusts_the_cognito_pool_and_client(synthesized: Synthesi
     }
 
 
+def test_web_clients_may_call_with_a_bearer_token(synthesized: Synthesized) -> None:
+    cors = synthesized.resources["HttpApi"]["Properties"]["CorsConfiguration"]
+    assert {"Authorization", "Idempotency-Key"} <= set(cors["AllowHeaders"])
+    assert "AllowCredentials" not in cors  # tokens, not cookies
+
+
 def test_integrations_use_payload_v2(synthesized: Synthesized) -> None:
     for integration in synthesized.of_type("AWS::ApiGatewayV2::Integration").values():
         properties = integration["Properties"]
