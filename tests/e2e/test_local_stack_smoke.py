@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -96,3 +98,53 @@ def test_websocket_connect_checks_the_token(stack: LocalRuntime) -> None:
                 assert not ws.closed
 
     asyncio.run(scenario())
+
+
+def test_a_tournament_starts_by_its_schedule_and_workflow_and_deals(stack: LocalRuntime) -> None:
+    # Given an operator's tournament starting in two seconds, and two registered players
+    operator = stack.token("olga", operator=True)
+    start_at = (datetime.now(UTC) + timedelta(seconds=2)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    status, created = call(
+        stack,
+        "POST",
+        "/admin/tournaments",
+        operator,
+        {
+            "name": "smoke",
+            "format": "freezeout",
+            "buy_in": 1000,
+            "entry_fee": 100,
+            "min_players": 2,
+            "start_at": start_at,
+        },
+    )
+    assert status == 201, created
+    tid = created["id"]
+    for player in ("ann", "bob"):
+        assert call(stack, "POST", f"/admin/accounts/{player}/deposits", operator, {"amount": 5000})[0] == 201
+        assert call(stack, "POST", f"/tournaments/{tid}/registrations", stack.token(player), {})[0] == 201
+
+    # When its start time comes: the Scheduler schedule fires `start`, which runs the start workflow
+    def running() -> bool:
+        return call(stack, "GET", f"/tournaments/{tid}", stack.token("ann"))[1].get("status") == "running"
+
+    deadline = time.monotonic() + 30
+    while not running():
+        assert time.monotonic() < deadline, "the tournament did not start"
+        time.sleep(0.2)
+
+    # Then a subscriber of its table sees the first hand dealt (pushed through @connections)
+    async def first_hand() -> dict[str, Any]:
+        async with (
+            aiohttp.ClientSession() as session,
+            session.ws_connect(f"{stack.urls['ws']}?token={stack.token('ann')}") as ws,
+        ):
+            await ws.send_str(json.dumps({"action": "subscribe", "tournament_id": tid, "table_id": "1"}))
+            while True:  # the table as it is, then its events: until the first hand is dealt
+                message: dict[str, Any] = await ws.receive_json(timeout=15)
+                if (message.get("table") or {}).get("hand", 0) >= 1:
+                    return message
+
+    pushed = asyncio.run(first_hand())
+    assert pushed["table"]["tournament_id"] == tid
+    assert pushed["table"]["hand_in_progress"]
