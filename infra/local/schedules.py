@@ -33,7 +33,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -159,8 +159,8 @@ class Targets:
         self._queue_url_of = queue_url_of
         self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="local-schedule")
 
-    def fire(self, source: str, target: Target, default_event: Any) -> None:
-        self.executor.submit(self._fire, source, target, default_event)
+    def fire(self, source: str, target: Target, default_event: Any) -> Future[None]:
+        return self.executor.submit(self._fire, source, target, default_event)
 
     def _fire(self, source: str, target: Target, default_event: Any) -> None:
         started = time.monotonic()
@@ -287,6 +287,7 @@ class Scheduler:
         self._tracked: dict[str, _Tracked] = {}
         self._fired_once: set[tuple[str, Any]] = set()
         self._rule_events: dict[str, dict[str, Any]] = {}
+        self._running: dict[str, Future[None]] = {}
         for rule in rules:
             event = self._rule_event(rule)
             for index, target in enumerate(rule.targets):
@@ -401,15 +402,16 @@ class Scheduler:
             if tracked.cron is not None:
                 virtual_now = self.clock.now()
                 if self._cron_due(tracked, virtual_now):
-                    self.targets.fire(name, tracked.target, event)
+                    self._fire_recurring(key, name, tracked, event)
                 tracked.last_virtual = virtual_now
                 continue
             if now < tracked.next_real:
                 continue
-            self.targets.fire(name, tracked.target, event)
             if tracked.period is not None:
+                self._fire_recurring(key, name, tracked, event)
                 tracked.next_real = max(tracked.next_real + tracked.period, now)
                 continue
+            self.targets.fire(name, tracked.target, event)
             tracked.next_real = None  # a one-time schedule
             self._fired_once.add((key, tracked.modified))
             if tracked.delete_after:
@@ -418,6 +420,14 @@ class Scheduler:
                     scheduler.delete_schedule(Name=name, GroupName=group)
                 except Exception:
                     log.warning("schedule %s: could not delete it after firing", name)
+
+    def _fire_recurring(self, key: str, name: str, tracked: _Tracked, event: Any) -> None:
+        """Fire a recurring schedule, unless its last firing still runs (a compressed clock can outpace it)."""
+        running = self._running.get(key)
+        if running is not None and not running.done():
+            log.debug("schedule %s: skipped, its last firing still runs", name)
+            return
+        self._running[key] = self.targets.fire(name, tracked.target, event)
 
     @staticmethod
     def _cron_due(tracked: _Tracked, virtual_now: float) -> bool:
