@@ -20,11 +20,11 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import infra
 from infra.local.jwt_keys import SigningKeys, auth_config
+from infra.local.synth import needs_synth, synthesize
 from infra.local.template import LocalEndpoints, Resolver, TemplateError, load_stack
 
 REPO_ROOT = Path(infra.__file__).resolve().parent.parent
@@ -101,36 +101,6 @@ def _configure_logging() -> None:
     local.propagate = False
     for noisy in ("botocore", "boto3", "urllib3", "werkzeug", "aiohttp.access"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
-
-
-def cdk_sources(repo_root: Path) -> list[Path]:
-    """The files a synth depends on: ``app.py``, ``cdk.json``, and ``infra/`` less the local runtime."""
-    sources = [p for p in (repo_root / "app.py", repo_root / "cdk.json") if p.exists()]
-    infra_dir = repo_root / "infra"
-    if infra_dir.is_dir():
-        sources += [p for p in infra_dir.rglob("*.py") if "local" not in p.relative_to(infra_dir).parts[:1]]
-    return sources
-
-
-def needs_synth(cdk_out: Path, repo_root: Path) -> bool:
-    manifest = cdk_out / "manifest.json"
-    if not manifest.exists():
-        return True
-    sources = cdk_sources(repo_root)
-    return bool(sources) and max(p.stat().st_mtime for p in sources) > manifest.stat().st_mtime
-
-
-def synthesize(cdk_out: Path, repo_root: Path) -> None:
-    """``python app.py`` into ``cdk_out`` (offline, no npm CLI)."""
-    app = repo_root / "app.py"
-    if not app.exists():
-        raise TemplateError(f"{cdk_out} is missing and there is no app.py to synthesize it")
-    env = {**os.environ, "JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION": "20", "CDK_OUTDIR": str(cdk_out)}
-    log = logging.getLogger("infra.local")
-    log.info("synthesizing %s (python app.py)...", cdk_out)
-    started = time.monotonic()
-    subprocess.run([sys.executable, str(app)], cwd=repo_root, env=env, check=True)
-    log.info("synthesized in %.1f s", time.monotonic() - started)
 
 
 def _write_ready(path: Path, urls: dict[str, str]) -> None:

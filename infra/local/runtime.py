@@ -28,7 +28,7 @@ from infra.local.lambdas import FunctionRegistry, base_environment, install_laye
 from infra.local.moto_server import MotoPatches, MotoServer, create_queues, create_tables
 from infra.local.pollers import QueuePoller, read_queue_mappings
 from infra.local.schedules import Scheduler, Targets, create_template_schedules, read_rules
-from infra.local.template import LocalEndpoints, Resolver, Template
+from infra.local.template import LocalEndpoints, Resolver, Template, load_stack
 from infra.local.websocket_api import read_websocket_apis
 from infra.local.workflows import WaitCompression, create_state_machines
 
@@ -202,6 +202,24 @@ class LocalRuntime:
             else:
                 os.environ[key] = value
         self._saved_environ.clear()
+
+    @classmethod
+    def from_cdk_out(
+        cls, cdk_out: Path | None = None, repo_root: Path | None = None, stack: str | None = None, **options: Any
+    ) -> LocalRuntime:
+        """The runtime of the repository's ``cdk.out`` (synthesized first when missing or stale); not started.
+
+        ``options``: ``port``, ``time_factor``, ``keys_dir``. For the demo, the simulator and tests::
+
+            with LocalRuntime.from_cdk_out(time_factor=60) as stack:
+                stack.urls["http"], stack.token("ann")
+        """
+        from infra.local.synth import ensure_synthesized
+
+        root = Path(repo_root or Path(__file__).resolve().parents[2])
+        out = Path(cdk_out or root / "cdk.out")
+        ensure_synthesized(out, root)
+        return cls(load_stack(out, stack), root, **options)
 
     # ------------------------------------------------------------------ what it serves
 

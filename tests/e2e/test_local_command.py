@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from infra.local import command
+from infra.local import command, synth
 
 FIXTURE = Path(__file__).parent / "fixtures" / "local_stack"
 
@@ -93,14 +93,14 @@ def test_cdk_out_older_than_the_sources_needs_a_synth(tmp_path: Path) -> None:
     stack.write_text("")
     os.utime(stack, (500, 500))
     cdk_out = tmp_path / "cdk.out"
-    assert command.needs_synth(cdk_out, tmp_path)  # missing
+    assert synth.needs_synth(cdk_out, tmp_path)  # missing
     cdk_out.mkdir()
     manifest = cdk_out / "manifest.json"
     manifest.write_text("{}")
     os.utime(manifest, (1000, 1000))
-    assert not command.needs_synth(cdk_out, tmp_path)
+    assert not synth.needs_synth(cdk_out, tmp_path)
     runtime = tmp_path / "infra" / "local" / "runtime.py"
     runtime.write_text("")  # the local runtime itself does not count
-    assert not command.needs_synth(cdk_out, tmp_path)
+    assert not synth.needs_synth(cdk_out, tmp_path)
     (tmp_path / "app.py").write_text("")  # newer than the synth
-    assert command.needs_synth(cdk_out, tmp_path)
+    assert synth.needs_synth(cdk_out, tmp_path)
