@@ -184,9 +184,9 @@ class CoordinatorService:
         for table_id, current in tables.items():
             stored = replace(current, version=current.version + 1)
             if table_id in to_deal:
-                after_write(d, stored, "hand_dealt", state)
+                after_write(d, stored, "hand_dealt")
             else:
-                push_table(d, stored, "table_changed", state)
+                push_table(d, stored, "table_changed")
         places = tuple(PlaceView(p.player_id, p.place, p.prize) for p in result.placings)
         for p in result.placings:
             d.pushes.to_player(p.player_id, {"event": "placed", "tournament_id": tid, **p.__dict__})

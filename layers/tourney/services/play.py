@@ -51,7 +51,7 @@ class PlayService:
             uow.save(fresh)
             uow.commit()
             stored = replace(fresh, version=fresh.version + 1)
-            after_write(self._d, stored, "action", self._state(tid))
+            after_write(self._d, stored, "action")
             return outcome(stored, hand, seq, action, amount)
 
         return retrying(self._d, attempt)
@@ -109,7 +109,7 @@ class PlayService:
         uow.commit()
         if window_done:
             d.coordination.rebuy_closed(RebuyClosed(tournament_id=tid, table=record.table_id, hand=table.hand_number))
-        push_table(d, replace(fresh, version=fresh.version + 1), str(purchase), state)
+        push_table(d, replace(fresh, version=fresh.version + 1), str(purchase))
         paid = split_payment(purchase, state.config.buy_in, state.config.entry_fee).paid
         return PurchaseView(tid, player, str(purchase), paid, chips, pending)
 
@@ -133,18 +133,14 @@ class PlayService:
         uow.save(fresh)
         uow.commit()
         stored = replace(fresh, version=fresh.version + 1)
-        state = self._state(tid)
-        awaiting = stored.table.awaiting(
-            normal=state.config.decision_seconds if state else 15,
-            when_away=state.config.away_decision_seconds if state else 5,
-        )
+        awaiting = stored.table.awaiting(normal=stored.decision_seconds, when_away=stored.away_seconds)
         if not away and awaiting is not None and awaiting.player == player:
             # The away time-out armed for this decision is now stale: arm a full-length one.
             due = TimeoutDue(
                 tournament_id=tid, table=record.table_id, hand=awaiting.hand, seq=awaiting.seq, seat=awaiting.seat
             )
             d.timers.arm(due, awaiting.seconds)
-        push_table(d, stored, "away" if away else "back", state)
+        push_table(d, stored, "away" if away else "back")
         return PresenceView(tid, player, record.table_id, away)
 
 

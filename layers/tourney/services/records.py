@@ -157,7 +157,9 @@ class TableRecord:
     ``rebuy_pending``: players held at the table with no chips while their
     rebuy window runs (RULES.md, Rebuys). ``pending_chips``: chips bought
     (rebuy, add-on) during a hand the buyer is dealt in, added when it ends.
-    ``closed``: broken, or the tournament is over.
+    ``closed``: broken, or the tournament is over. ``decision_seconds`` and
+    ``away_seconds``: the tournament's decision times (RULES.md, rule 16), kept
+    here so an action needs no other item than its table.
     """
 
     tournament_id: str
@@ -170,6 +172,8 @@ class TableRecord:
     rebuy_pending: tuple[str, ...] = ()
     pending_chips: tuple[tuple[str, int], ...] = ()
     closed: bool = False
+    decision_seconds: int = 15
+    away_seconds: int = 5
     version: int = 0
 
 

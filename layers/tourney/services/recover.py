@@ -127,7 +127,7 @@ class RecoveryService:
             uow = d.store.unit_of_work()
             uow.save(fresh)
             uow.commit()
-            after_write(d, replace(fresh, version=fresh.version + 1), "hand_dealt", coordinator.state)
+            after_write(d, replace(fresh, version=fresh.version + 1), "hand_dealt")
 
         retrying(d, attempt)
 
@@ -225,7 +225,7 @@ class RecoveryService:
                     if quiet >= STALLED:
                         stalled = True
                     elif quiet >= timedelta(seconds=state.config.decision_seconds * 2 if state else 30):
-                        arm(d, record, state)
+                        arm(d, record)
                         rearmed.append(record.table_id)
             if stalled:
                 uow = d.store.unit_of_work()

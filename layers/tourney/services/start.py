@@ -221,7 +221,17 @@ class StartService:
                 table.seat_player(player, seat, config.starting_stack)
             table.draw_button(rng=d.rng)
             uow = store.unit_of_work()
-            uow.save(TableRecord(tid, table_id, table, level=1, updated_at=now))
+            uow.save(
+                TableRecord(
+                    tid,
+                    table_id,
+                    table,
+                    level=1,
+                    updated_at=now,
+                    decision_seconds=config.decision_seconds,
+                    away_seconds=config.away_decision_seconds,
+                )
+            )
             for _, player in seating.seats:
                 uow.save(EntrantRecord(tid, player, entry_contribution(player, config), table_id))
             try:
@@ -264,7 +274,7 @@ class StartService:
                 uow.save(fresh)
                 uow.commit()
                 dealt.append(table_id)
-                after_write(d, replace(fresh, version=fresh.version + 1), "hand_dealt", state)
+                after_write(d, replace(fresh, version=fresh.version + 1), "hand_dealt")
 
             retrying(d, deal_one)
         return HandsDealt(tid, tuple(dealt), state.started_at)

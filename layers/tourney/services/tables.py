@@ -115,12 +115,9 @@ def table_view(
     )
 
 
-def push_table(deps: Deps, record: TableRecord, event: str, state: TournamentState | None = None) -> None:
+def push_table(deps: Deps, record: TableRecord, event: str) -> None:
     """Push the table to its connections: each seated player their own view, everyone else the observer's."""
-    seconds = state.config if state is not None else None
-    kw = (
-        {"decision_seconds": seconds.decision_seconds, "away_seconds": seconds.away_decision_seconds} if seconds else {}
-    )
+    kw = {"decision_seconds": record.decision_seconds, "away_seconds": record.away_seconds}
     everyone = {"event": event, "table": table_view(record, None, **kw).to_dict()}
     personal = {
         sp.player: {"event": event, "table": table_view(record, sp.player, **kw).to_dict()}
@@ -129,8 +126,12 @@ def push_table(deps: Deps, record: TableRecord, event: str, state: TournamentSta
     deps.pushes.to_table(record.tournament_id, record.table_id, everyone, personal)
 
 
-def after_write(deps: Deps, record: TableRecord, event: str, state: TournamentState | None = None) -> None:
-    """Follow a committed table write: the hand's end to the coordinator, or the next time-out; then the pushes."""
+def after_write(deps: Deps, record: TableRecord, event: str) -> None:
+    """Follow a committed table write: the hand's end to the coordinator, or the next time-out; then the pushes.
+
+    Everything needed is on the table item (the decision times included), so an
+    action costs one read and one write of its table and nothing else.
+    """
     table = record.table
     hand = table.hand
     if hand is not None and hand.is_over and not hand.is_cancelled and record.coordinated_hand < table.hand_number:
@@ -138,14 +139,13 @@ def after_write(deps: Deps, record: TableRecord, event: str, state: TournamentSt
             HandEnded(tournament_id=record.tournament_id, table=record.table_id, hand=table.hand_number)
         )
     else:
-        arm(deps, record, state)
-    push_table(deps, record, event, state)
+        arm(deps, record)
+    push_table(deps, record, event)
 
 
-def arm(deps: Deps, record: TableRecord, state: TournamentState | None = None) -> None:
+def arm(deps: Deps, record: TableRecord) -> None:
     """Arm the time-out of the decision awaited, if any (RULES.md, rule 16; an away player gets the short time)."""
-    normal, away = (state.config.decision_seconds, state.config.away_decision_seconds) if state else (15, 5)
-    awaiting = record.table.awaiting(normal=normal, when_away=away)
+    awaiting = record.table.awaiting(normal=record.decision_seconds, when_away=record.away_seconds)
     if awaiting is None:
         return
     due = TimeoutDue(

@@ -49,6 +49,5 @@ class TimeoutService:
         uow.save(fresh)
         uow.commit()
         stored = replace(fresh, version=fresh.version + 1)
-        coordinator = d.store.coordinators.get(m.tournament_id)
-        after_write(d, stored, "timeout", coordinator.state if coordinator else None)
+        after_write(d, stored, "timeout")
         return outcome(stored, m.hand, m.seq, str(record_.kind), None)

@@ -280,6 +280,8 @@ def _table_item(record: TableRecord, version: int) -> tm.TableItem:
             "coordinated_hand": record.coordinated_hand,
             "rebuy_pending": list(record.rebuy_pending),
             "pending_chips": [[player, chips] for player, chips in record.pending_chips],
+            "decision_seconds": record.decision_seconds,
+            "away_seconds": record.away_seconds,
         },
         hand_number=record.table.hand_number,
         level=record.level,
@@ -304,6 +306,8 @@ def _table_record(item: tm.TableItem) -> TableRecord:
         rebuy_pending=tuple(body.get("rebuy_pending", ())),
         pending_chips=tuple((str(player), int(chips)) for player, chips in body.get("pending_chips", ())),
         closed=bool(item.closed),
+        decision_seconds=int(body.get("decision_seconds", 15)),
+        away_seconds=int(body.get("away_seconds", 5)),
         version=int(item.version),
     )
 
