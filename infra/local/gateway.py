@@ -162,6 +162,19 @@ class Gateway:
     # ------------------------------------------------------------------ HTTP API
 
     async def _http(self, request: web.Request) -> tuple[HttpAnswer, str]:
+        origin = request.headers.get("Origin")
+        cors_api = next((a for a in self.http_apis if a.cors), None)
+        if cors_api is not None and request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
+            return HttpAnswer(204, cors_api.cors_headers(origin, preflight=True), b""), "preflight"
+        answer, target = await self._route(request)
+        if cors_api is not None:
+            extra = cors_api.cors_headers(origin, preflight=False)
+            names = {k.lower() for k, _ in extra}
+            headers = [(k, v) for k, v in answer.headers if k.lower() not in names] + extra
+            answer = HttpAnswer(answer.status, headers, answer.body)
+        return answer, target
+
+    async def _route(self, request: web.Request) -> tuple[HttpAnswer, str]:
         body = await request.read()
         found = None
         api = None

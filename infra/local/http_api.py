@@ -107,6 +107,34 @@ class HttpApi:
     api_id: str
     stage: str = "$default"
     routes: list[HttpRoute] = field(default_factory=list)
+    cors: dict[str, Any] | None = None  # the API's CorsConfiguration
+
+    def allowed_origin(self, origin: str | None) -> str | None:
+        """The ``access-control-allow-origin`` for a request from ``origin`` (``None``: no CORS headers)."""
+        if not self.cors or not origin:
+            return None
+        origins = [str(o) for o in self.cors.get("AllowOrigins") or ()]
+        if "*" in origins:
+            return "*"
+        return origin if origin in origins else None
+
+    def cors_headers(self, origin: str | None, preflight: bool) -> list[tuple[str, str]]:
+        """What API Gateway adds for CORS: to every answer, and to the preflight it answers itself."""
+        allowed = self.allowed_origin(origin)
+        if allowed is None or self.cors is None:
+            return []
+        headers = [("Access-Control-Allow-Origin", allowed)]
+        if self.cors.get("AllowCredentials"):
+            headers.append(("Access-Control-Allow-Credentials", "true"))
+        if preflight:
+            for key, header in (("AllowMethods", "Methods"), ("AllowHeaders", "Headers")):
+                if self.cors.get(key):
+                    headers.append((f"Access-Control-Allow-{header}", ",".join(str(v) for v in self.cors[key])))
+            if self.cors.get("MaxAge") is not None:
+                headers.append(("Access-Control-Max-Age", str(self.cors["MaxAge"])))
+        elif self.cors.get("ExposeHeaders"):
+            headers.append(("Access-Control-Expose-Headers", ",".join(str(v) for v in self.cors["ExposeHeaders"])))
+        return headers
 
     def find(self, method: str, path: str) -> tuple[HttpRoute, dict[str, str]] | None:
         if self.stage != "$default" and (path == f"/{self.stage}" or path.startswith(f"/{self.stage}/")):
@@ -132,7 +160,8 @@ def _read_apis(template: Template, resolver: Resolver, functions: FunctionRegist
             continue
         api_id = resolver.api_id(logical_id)
         if protocol == "HTTP":
-            apis[api_id] = HttpApi(api_id)
+            cors = resolver.resolve(props.get("CorsConfiguration")) if props.get("CorsConfiguration") else None
+            apis[api_id] = HttpApi(api_id, cors=cors)
         else:
             selection = str(props.get("RouteSelectionExpression", "$request.body.action"))
             apis[api_id] = WebSocketApi(api_id, selection_expression=selection)

@@ -124,6 +124,26 @@ def test_routes_match_as_api_gateway_does(stack: LocalRuntime) -> None:
     assert call(stack, "GET", "/boom") == (500, {"message": "Internal Server Error"})
 
 
+def test_cors_as_the_api_configures_it(stack: LocalRuntime) -> None:
+    # API Gateway answers the preflight itself
+    preflight = urllib.request.Request(
+        stack.urls["http"] + "/hello/bob",
+        method="OPTIONS",
+        headers={"Origin": "https://poker.example", "Access-Control-Request-Method": "GET"},
+    )
+    with urllib.request.urlopen(preflight, timeout=10) as response:
+        assert response.status == 204
+        assert response.headers["Access-Control-Allow-Origin"] == "https://poker.example"
+        assert response.headers["Access-Control-Allow-Methods"] == "GET,POST"
+        assert response.headers["Access-Control-Allow-Headers"] == "Authorization,Content-Type"
+        assert response.headers["Access-Control-Max-Age"] == "600"
+    # and adds the origin to answers for an allowed origin only
+    for origin, expected in (("https://poker.example", "https://poker.example"), ("https://elsewhere", None)):
+        request = urllib.request.Request(stack.urls["http"] + "/public", headers={"Origin": origin})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert response.headers.get("Access-Control-Allow-Origin") == expected
+
+
 # ---------------------------------------------------------------------- WebSocket API
 
 
