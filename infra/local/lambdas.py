@@ -293,30 +293,21 @@ def read_functions(
 ) -> FunctionRegistry:
     """Every ``AWS::Lambda::Function`` of the template, its environment resolved locally.
 
-    The functions share one process, and with it the process-wide caches of the code they share (settings
-    read once, services built once): whichever function runs first fills them. So each Python function also
-    gets the other Python functions' variables, under its own (which win where they differ). On AWS each
-    function has its own process and only its own variables.
+    Each function sees only its own variables, as on AWS, so a variable the template forgets to give a
+    function is missing locally too. The functions share one process, though: code shared by them must not
+    cache what it read from the environment process-wide, only per environment (``tourney.entrypoints``
+    keys its settings and services on the variables it reads).
     """
     functions = []
-    own_variables = {
-        logical_id: {
-            k: _env_text(v)
-            for k, v in resolver.resolve((props.get("Environment") or {}).get("Variables") or {}).items()
-        }
-        for logical_id, props in template.of_type("AWS::Lambda::Function")
-    }
-    shared: dict[str, str] = {}
-    for logical_id, props in template.of_type("AWS::Lambda::Function"):
-        if str(props.get("Runtime", "")).startswith("python"):
-            for key, value in own_variables[logical_id].items():
-                shared.setdefault(key, value)
     for logical_id, props in template.of_type("AWS::Lambda::Function"):
         name = resolver.physical_name(logical_id)
         runtime = str(props.get("Runtime", ""))
         handler = str(props.get("Handler", ""))
         code = props.get("Code", {}) or {}
-        variables = own_variables[logical_id]
+        variables = {
+            k: _env_text(v)
+            for k, v in resolver.resolve((props.get("Environment") or {}).get("Variables") or {}).items()
+        }
         timeout = int(resolver.resolve(props.get("Timeout", 3)))
         memory = int(resolver.resolve(props.get("MemorySize", 128)))
         environment = {
@@ -331,7 +322,6 @@ def read_functions(
             "_HANDLER": handler,
             "TOURNEY_LOCAL": "1",
             **{k: str(v) for k, v in extra_env.items()},
-            **(shared if runtime.startswith("python") else {}),
             **variables,
             **LOCAL_OVERRIDES,
         }

@@ -319,6 +319,6 @@ def test_functions_of_other_runtimes_are_listed_but_not_run(stack: LocalRuntime)
     assert helper is not None and helper.unavailable
     worker = stack.functions.lookup("arn:aws:lambda:us-east-1:123456789012:function:Fixture-WorkerFunction:$LATEST")
     assert worker is not None and worker.code_dir == (FIXTURE / "handlers" / "worker").resolve()
-    # in one process the functions share the layer's caches, so each also gets the others' variables
-    assert worker.environment["DELAY_QUEUE_URL"] == stack.queue_urls["DelayQueue"]
-    assert "DELAY_QUEUE_URL" not in helper.environment
+    # each function has only its own variables, as on AWS
+    assert worker.environment["EVENTS_TABLE"] == "Fixture-EventsTable"
+    assert "DELAY_QUEUE_URL" not in worker.environment
