@@ -234,6 +234,7 @@ class Gateway:
         info = ConnectionInfo(new_connection_id(), request.remote or "127.0.0.1", request.headers.get("User-Agent", ""))
         host = request.host
         connect = api.routes.get("$connect")
+        protocols: tuple[str, ...] = ()
         if connect is not None and connect.function is not None:
             headers: dict[str, list[str]] = {}
             for key, value in request.headers.items():
@@ -252,7 +253,14 @@ class Gateway:
                 _log_request("WS", "$connect", status, started, connect.function.name)
                 body = result.get("body", "") if isinstance(result, dict) else ""
                 return web.Response(status=status, text=str(body or ""))
-        ws = web.WebSocketResponse(max_msg_size=_MAX_PAYLOAD * 8)
+            # a subprotocol the client asked for is accepted only if $connect answers it back
+            answered = {
+                str(k).lower(): str(v)
+                for k, v in ((result if isinstance(result, dict) else {}).get("headers") or {}).items()
+            }
+            if "sec-websocket-protocol" in answered:
+                protocols = (answered["sec-websocket-protocol"],)
+        ws = web.WebSocketResponse(max_msg_size=_MAX_PAYLOAD * 8, protocols=protocols)
         await ws.prepare(request)
         self.connections[info.connection_id] = (ws, info)
         _log_request("WS", f"$connect {info.connection_id}", 101, started)
