@@ -175,20 +175,24 @@ class LocalRuntime:
             return
         self._started = False
         self._stopping.set()
-        if self._scheduler is not None:
-            self._scheduler.join(timeout=10)
-        for poller in self._pollers:
-            poller.join(timeout=10)
-        if self.gateway is not None:
-            self.gateway.stop()
-        if self._targets is not None:
-            self._targets.shutdown()
-        if self._waits is not None:
-            self._waits.remove()
-        if self._patches is not None:
-            self._patches.remove()
-        self.moto.stop()
-        self._restore_environ()
+        try:
+            if self._scheduler is not None:
+                self._scheduler.join(timeout=10)
+            for poller in self._pollers:
+                poller.join(timeout=10)
+            if self.gateway is not None:
+                self.gateway.stop()
+            if self._targets is not None:
+                self._targets.shutdown()
+        finally:
+            if self._waits is not None:
+                self._waits.remove()
+            if self._patches is not None:
+                self._patches.remove()
+            try:
+                self.moto.stop()
+            finally:
+                self._restore_environ()
 
     def _set_environ(self, values: dict[str, str]) -> None:
         for key, value in values.items():
