@@ -291,7 +291,7 @@ class Scheduler:
         for rule in rules:
             event = self._rule_event(rule)
             for index, target in enumerate(rule.targets):
-                tracked = self._track(rule.expression, "UTC", target, created=time.time(), modified=None)
+                tracked = self._track(rule.expression, "UTC", target, modified=None)
                 tracked.delete_after = False
                 self._tracked[f"rule:{rule.name}:{index}"] = tracked
                 self._rule_events[f"rule:{rule.name}:{index}"] = event
@@ -315,7 +315,7 @@ class Scheduler:
     def join(self, timeout: float) -> None:
         self._thread.join(timeout)
 
-    def _track(self, expression: str, timezone: str, target: Target, created: float, modified: Any) -> _Tracked:
+    def _track(self, expression: str, timezone: str, target: Target, modified: Any) -> _Tracked:
         tracked = _Tracked(modified=modified, expression=expression, target=target, next_real=None)
         factor = self.clock.factor
         if expression.startswith("rate("):
@@ -364,13 +364,11 @@ class Scheduler:
                 raw_target.get("Input"),
                 (raw_target.get("SqsParameters") or {}).get("MessageGroupId"),
             )
-            created = _epoch(detail.get("LastModificationDate") or detail.get("CreationDate")) or time.time()
             try:
                 tracked = self._track(
                     str(detail["ScheduleExpression"]),
                     str(detail.get("ScheduleExpressionTimezone") or "UTC"),
                     target,
-                    created=min(created, time.time()),
                     modified=modified,
                 )
             except ValueError:
@@ -443,11 +441,3 @@ class Scheduler:
                 return True
             minute += timedelta(minutes=1)
         return False
-
-
-def _epoch(value: Any) -> float | None:
-    if isinstance(value, datetime):
-        return value.timestamp()
-    if isinstance(value, int | float):
-        return float(value)
-    return None
