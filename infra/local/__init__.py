@@ -19,5 +19,9 @@ Docker:
   Scheduler schedules that handlers create at run time;
 - ``workflows``: the state machines, run by moto's executor with Lambda tasks
   routed to the in-process handlers and waits compressed;
-- ``runtime``: the composition; ``command``: the CLI.
+- ``clock``: the virtual clock of ``--time-factor``, told to the functions;
+- ``synth``: ``python app.py`` when ``cdk.out`` is missing or stale;
+- ``runtime``: the composition (``LocalRuntime``); ``command``: the CLI.
+
+``README.md`` beside this file says what runs where and what is not emulated.
 """
