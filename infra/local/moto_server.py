@@ -15,6 +15,7 @@ import contextlib
 import json
 import logging
 import threading
+import time
 import urllib.request
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -208,12 +209,16 @@ class MotoPatches:
                 return b""
             if invocation_type == "DryRun":
                 return b""
+            started = time.monotonic()
+            step = event.get("step") if isinstance(event, dict) else None  # a workflow task's name, if it has one
             try:
                 result = function.invoke(event)
             except Exception as error:  # the handler's failure is the caller's FunctionError
                 log.warning("%s failed: %s: %s", function.name, type(error).__name__, error)
                 response_headers["x-amz-function-error"] = "Unhandled"
                 return json.dumps(error_payload(error)).encode()
+            elapsed = (time.monotonic() - started) * 1000
+            log.info("INVOKE %s%s %.1f ms", function.name, f" {step}" if isinstance(step, str) else "", elapsed)
             return json.dumps(result).encode()
 
         LambdaBackend.invoke = invoke  # type: ignore[method-assign,assignment]
