@@ -12,6 +12,7 @@ from tourney.adapters.aws import (
     SqsCoordination,
     SqsTimeouts,
     StepFunctionsWorkflows,
+    SystemClock,
     WebSocketPushes,
 )
 from tourney.entrypoints.settings import Settings
@@ -101,3 +102,12 @@ def test_pushes_reach_each_subscriber_with_what_it_may_see() -> None:
 def test_bootstrap_aws_builds_the_services_from_the_settings() -> None:
     services = bootstrap_aws(Settings.from_environ({"TIMEOUTS_QUEUE_URL": "q", "CONNECTIONS_ENDPOINT": "https://e/s"}))
     assert services.lobby.list_tournaments() == ()
+
+
+def test_the_clock_follows_the_local_stacks_virtual_time() -> None:
+    # Given the local stack's clock variables (60 virtual seconds to a real one, from epoch 1,000)
+    config = Settings.from_environ({"TOURNEY_LOCAL_TIME_FACTOR": "60", "TOURNEY_LOCAL_TIME_ORIGIN": "1000.0"})
+    clock = SystemClock(config.local_time_factor, config.local_time_origin)
+    # Then one real second later, a minute has passed; and without them the clock is the system's
+    assert clock.at(1_001.0).timestamp() == 1_060.0
+    assert SystemClock().at(1_001.0).timestamp() == 1_001.0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import time
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from functools import cached_property
@@ -23,8 +24,23 @@ MAX_SQS_DELAY = 900
 
 
 class SystemClock:
+    """The system's time; on the local stack, its virtual clock (``origin + (time - origin) * factor``).
+
+    >>> SystemClock(factor=60, origin=1_000.0).at(1_001.0).timestamp()
+    1060.0
+    """
+
+    def __init__(self, factor: float = 1.0, origin: float | None = None) -> None:
+        self._factor = factor
+        self._origin = origin
+
+    def at(self, real: float) -> datetime:
+        if self._origin is None or self._factor == 1.0:
+            return datetime.fromtimestamp(real, UTC)
+        return datetime.fromtimestamp(self._origin + (real - self._origin) * self._factor, UTC)
+
     def now(self) -> datetime:
-        return datetime.now(UTC)
+        return self.at(time.time())
 
 
 def _client(service: str, **kwargs: Any) -> Any:

@@ -67,6 +67,11 @@ class Settings(BaseModel):
     chat_max_length: int = Field(default=200, ge=1, alias="CHAT_MAX_LENGTH")
     chat_messages_per_minute: int = Field(default=10, ge=1, alias="CHAT_MESSAGES_PER_MINUTE")
 
+    # The local stack's virtual clock (infra/local/clock.py): now = origin + (time - origin) * factor.
+    # Unset on AWS, where the clock is the system's.
+    local_time_factor: float = Field(default=1.0, gt=0, alias="TOURNEY_LOCAL_TIME_FACTOR")
+    local_time_origin: float | None = Field(default=None, alias="TOURNEY_LOCAL_TIME_ORIGIN")
+
     # Idempotency records live this long (seconds).
     idempotency_ttl_seconds: int = Field(default=3600, ge=60, alias="IDEMPOTENCY_TTL_SECONDS")
 

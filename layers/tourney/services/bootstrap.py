@@ -140,5 +140,5 @@ def bootstrap_aws(config: Settings) -> Services:
             config.schedule_group, config.scheduler_role_arn, config.start_function_arn
         ),
         workflows=StepFunctionsWorkflows(config.start_workflow_arn, config.recovery_workflow_arn),
-        clock=SystemClock(),
+        clock=SystemClock(config.local_time_factor, config.local_time_origin),
     )
