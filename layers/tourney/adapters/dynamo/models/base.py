@@ -10,6 +10,7 @@ resolves them again (the local runtime, after it set the environment), and
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -48,9 +49,17 @@ def registered_models() -> tuple[tuple[type[Model], TableSchema], ...]:
 
 
 def configure(environ: Mapping[str, str] | None = None) -> None:
-    """Resolve every model's table name, endpoint and region again from ``environ`` (default: ``os.environ``)."""
+    """Resolve every model's table name, endpoint and region again from ``environ`` (default: ``os.environ``).
+
+    A table whose variable is absent keeps the name it has: a function is given
+    only its own tables' names, and in the local runtime every function shares
+    one process (and these class attributes), so a function without a table
+    must not reset the name another function resolved.
+    """
+    env = os.environ if environ is None else environ
     for model, schema in _MODELS:
-        model.Meta.table_name = schema.name(environ)
+        if schema.env_var in env or not getattr(model.Meta, "table_name", None):
+            model.Meta.table_name = schema.name(env)
         model.Meta.host = endpoint_url(environ)
         model.Meta.region = region_of(environ)
     reset_connections()
