@@ -3,7 +3,8 @@
 - ``tourney local up [--port P] [--ready-file F] [--time-factor X]``: synthesizes
   ``cdk.out`` when it is missing or older than the CDK sources (``app.py``,
   ``cdk.json``, ``infra/``), starts the stack on 127.0.0.1, writes
-  ``{"http": URL, "ws": URL, "swagger": URL}`` to F once it serves, logs one
+  ``{"http": URL, "ws": URL, "swagger": URL}`` (and the clock: ``time_factor``,
+  ``time_origin``) to F once it serves, logs one
   line per request, and stops cleanly on SIGINT or SIGTERM (removing F).
 - ``tourney local token --player NAME [--operator]``: prints a JWT the local
   stack accepts (signed with the key in ``cdk.out/local/``, the issuer and
@@ -20,9 +21,13 @@ import signal
 import subprocess
 import sys
 import threading
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import infra
+from infra.local.clock import VirtualClock
 from infra.local.jwt_keys import SigningKeys, auth_config
 from infra.local.synth import needs_synth, synthesize
 from infra.local.template import LocalEndpoints, Resolver, TemplateError, load_stack
@@ -103,7 +108,28 @@ def _configure_logging() -> None:
         logging.getLogger(noisy).setLevel(logging.WARNING)
 
 
-def _write_ready(path: Path, urls: dict[str, str]) -> None:
+def running_stack(
+    ready_file: Path, cdk_out: Path | None = None, keys_dir: Path | None = None
+) -> tuple[dict[str, str], Callable[[str, bool], str], Callable[[], datetime], float]:
+    """What a client needs of a running ``tourney local up``: its URLs, tokens it accepts, its clock, its factor."""
+    ready = json.loads(Path(ready_file).read_text())
+    out = Path(cdk_out or REPO_ROOT / "cdk.out")
+    template = load_stack(out, None)
+    config = auth_config(template, Resolver(template, LocalEndpoints()))
+    keys = SigningKeys(keys_dir or REPO_ROOT / "cdk.out" / "local")
+    clock = VirtualClock(float(ready.get("time_factor", 1.0)), float(ready.get("time_origin", time.time())))
+
+    def mint(player: str, operator: bool) -> str:
+        return keys.mint(player, config, operator=operator)
+
+    def now() -> datetime:
+        return datetime.fromtimestamp(clock.now(), UTC)
+
+    urls = {key: ready[key] for key in ("http", "ws", "swagger")}
+    return urls, mint, now, clock.factor
+
+
+def _write_ready(path: Path, urls: dict[str, object]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}")
     temporary.write_text(json.dumps(urls))
@@ -142,7 +168,8 @@ def _up(args: argparse.Namespace) -> int:
         runtime.start()
         urls = runtime.urls
         if ready_file is not None:
-            _write_ready(ready_file, urls)
+            clock = {"time_factor": runtime.clock.factor, "time_origin": runtime.clock.origin}
+            _write_ready(ready_file, {**urls, **clock})
         log.info("serving: HTTP %s  WebSocket %s  Swagger UI %s", urls["http"], urls["ws"], urls["swagger"])
         log.info("a token: tourney local token --player NAME [--operator]; stop with Ctrl-C")
         while not stopping.wait(0.5):

@@ -7,8 +7,12 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tourney.domain.structure import TournamentFormat
+
+if TYPE_CHECKING:
+    from tourney.simulation.memory import SimulationOptions
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,6 +31,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--terminate-at", type=float, default=None, help="minutes after started_at")
     parser.add_argument("--restart", choices=["ok", "never"], default="ok")
     parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument(
+        "--stack-file",
+        type=Path,
+        default=None,
+        help="--via local: the ready file of a running `tourney local up` (default: start a local stack in-process)",
+    )
+    parser.add_argument(
+        "--time-factor",
+        type=float,
+        default=10.0,
+        help="--via local: how many seconds of tournament time pass in a real one (in-process stack)",
+    )
 
 
 class ProgressBar:
@@ -53,9 +69,6 @@ class ProgressBar:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.via == "local":
-        print("tourney simulate --via local needs the local stack (issue 5); use --via memory", file=sys.stderr)
-        return 2
     from tourney.simulation.memory import Simulation, SimulationOptions
 
     options = SimulationOptions(
@@ -74,22 +87,55 @@ def run(args: argparse.Namespace) -> int:
     )
     bar = ProgressBar(not args.no_progress)
     try:
-        result = Simulation(options, progress=bar).run()
+        if args.via == "local":
+            report = run_local(options, args.stack_file, args.time_factor, bar)
+            phh_files: dict[str, str] = {}
+        else:
+            result = Simulation(options, progress=bar).run()
+            report, phh_files = result.report, result.phh_files
     finally:
         bar.close()
-    text = json.dumps(result.report, indent=2)
+    text = json.dumps(report, indent=2)
     if args.report:
         args.report.parent.mkdir(parents=True, exist_ok=True)
         args.report.write_text(text + "\n")
     if args.phh:
         args.phh.mkdir(parents=True, exist_ok=True)
-        for table_id, content in result.phh_files.items():
+        for table_id, content in phh_files.items():
             (args.phh / f"{table_id}.phh").write_text(content)
     if not args.report:
         print(text)
     else:
-        _print_summary(result.report)
+        _print_summary(report)
     return 0
+
+
+def run_local(options: SimulationOptions, stack_file: Path | None, time_factor: float, bar: ProgressBar) -> dict:  # type: ignore[type-arg]
+    """The tournament on the local stack: the running one named by ``stack_file``, else one started here."""
+    import asyncio
+    from datetime import UTC, datetime
+
+    from tourney.simulation.local_client import simulate_local
+
+    if stack_file is not None:
+        from infra.local.command import running_stack
+
+        urls, mint, now, factor = running_stack(stack_file)
+        return asyncio.run(simulate_local(options, urls, mint, now=now, time_factor=factor, progress=bar))
+    from infra.local.runtime import LocalRuntime
+
+    with LocalRuntime.from_cdk_out(time_factor=time_factor) as stack:
+        clock = stack.clock
+        return asyncio.run(
+            simulate_local(
+                options,
+                stack.urls,
+                stack.token,
+                now=lambda: datetime.fromtimestamp(clock.now(), UTC),
+                time_factor=time_factor,
+                progress=bar,
+            )
+        )
 
 
 def _print_summary(report: dict) -> None:  # type: ignore[type-arg]

@@ -74,6 +74,10 @@ class Tally:
     actions: int = 0
     refused: int = 0
     leak_examples: list[str] = field(default_factory=list)
+    tables_at_start: int = 0
+    fewest_tables: int = 0
+    hands: dict[str, int] = field(default_factory=dict)
+    """The highest hand number seen at each table."""
 
 
 class LocalBot:
@@ -134,7 +138,9 @@ class LocalBot:
 
     async def _on_table(self, view: dict[str, Any]) -> None:
         self._check_privacy(view)
-        if str(view.get("table")) != self.table:
+        table = str(view.get("table"))
+        self.tally.hands[table] = max(self.tally.hands.get(table, 0), int(view.get("hand") or 0))
+        if table != self.table:
             return
         if not any(seat["player"] == self.player for seat in view.get("seats", ())):
             self.table = None  # moved or out: the standings say where
@@ -195,11 +201,17 @@ async def simulate_local(
     urls: dict[str, str],
     mint: Mint,
     *,
+    now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    time_factor: float = 1.0,
     progress: Callable[[int, int], None] | None = None,
-    registration_seconds: float = 20.0,
+    registration_seconds: float = 15.0,
     timeout_seconds: float = 1800.0,
 ) -> dict[str, Any]:
-    """Run one tournament on the local stack at ``urls`` (``{"http": ..., "ws": ...}``); the report."""
+    """Run one tournament on the local stack at ``urls`` (``{"http": ..., "ws": ...}``); the report.
+
+    ``now`` is the stack's clock (its virtual time when ``time_factor`` compresses it):
+    the start time is set ``registration_seconds`` of real time ahead, for the bots to register.
+    """
     import aiohttp
 
     rng = random.Random(options.seed)
@@ -208,7 +220,7 @@ async def simulate_local(
     started = time.monotonic()
     async with aiohttp.ClientSession() as session:
         admin = Api(session, urls["http"], mint("operator", True))
-        start_at = datetime.now(UTC) + timedelta(seconds=registration_seconds)
+        start_at = now() + timedelta(seconds=registration_seconds * time_factor)
         body: dict[str, Any] = {
             "name": f"local {options.format} {options.players} seed {options.seed}",
             "format": str(options.format),
@@ -242,7 +254,14 @@ async def simulate_local(
                 details = await admin.ok("GET", f"/tournaments/{tournament_id}")
                 if details.get("status") in FINAL:
                     break
-                standings = await admin.ok("GET", f"/tournaments/{tournament_id}/standings")
+                code, standings = await admin.call("GET", f"/tournaments/{tournament_id}/standings")
+                if code >= 400 or not isinstance(standings, dict):
+                    await asyncio.sleep(1.0)
+                    continue  # not started yet
+                tables = len({row["table"] for row in standings.get("players", ())})
+                if tables:
+                    tally.tables_at_start = tally.tables_at_start or tables
+                    tally.fewest_tables = min(tally.fewest_tables or tables, tables)
                 if progress and details.get("status") == "running":
                     progress(int(standings.get("players_left", 0)), options.players)
                 for bot in bots:
@@ -315,6 +334,10 @@ def _report(
             "house_revenue": split.house * len(ledgers),
             "refunds": refunds,
         },
+        "hands": sum(tally.hands.values()),
+        "tables_at_start": tally.tables_at_start,
+        "moves": None,  # not visible to clients
+        "final_table_formed": tally.tables_at_start > 1 and tally.fewest_tables == 1,
         "via": "local",
         "messages": tally.messages,
         "actions": tally.actions,
