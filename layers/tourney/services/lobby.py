@@ -112,11 +112,10 @@ class LobbyService:
         for record in d.store.tables.list(tid):
             if record.closed and state.status is TournamentStatus.RUNNING:
                 continue
-            for seat, sp in record.table.seats.items():
-                chips = record.table.stack(seat)
-                hand = record.table.hand
-                if hand is not None and record.table.hand_in_progress and seat in hand.seats:
-                    chips += hand.committed(seat)  # chips in the pot are still the player's until it is won
+            for sp in record.table.seats.values():
+                # A seat's stack is the one it started the hand in progress with: the pot is nobody's yet,
+                # so the standings always add up to every chip in play.
+                chips = sp.stack
                 if chips > 0 or sp.player in record.rebuy_pending:
                     rows.append(StandingRow(sp.player, chips, record.table_id))
         rows.sort(key=lambda r: (-r.chips, r.player))

@@ -74,6 +74,8 @@ class Tally:
     actions: int = 0
     refused: int = 0
     leak_examples: list[str] = field(default_factory=list)
+    chip_totals: set[int] = field(default_factory=set)
+    """Every total of the standings' chips seen while the tournament ran (one value: chips conserved)."""
     tables_at_start: int = 0
     fewest_tables: int = 0
     hands: dict[str, int] = field(default_factory=dict)
@@ -258,6 +260,8 @@ async def simulate_local(
                 if code >= 400 or not isinstance(standings, dict):
                     await asyncio.sleep(1.0)
                     continue  # not started yet
+                if standings.get("players"):
+                    tally.chip_totals.add(sum(int(row["chips"]) for row in standings["players"]))
                 tables = len({row["table"] for row in standings.get("players", ())})
                 if tables:
                     tally.tables_at_start = tally.tables_at_start or tables
@@ -343,6 +347,7 @@ def _report(
         "actions": tally.actions,
         "actions_refused": tally.refused,
         "hole_card_leaks": tally.leaks,
+        "chip_totals_seen": sorted(tally.chip_totals),
         "leak_examples": tally.leak_examples,
         "wall_seconds": round(wall, 1),
     }
