@@ -3,8 +3,8 @@
 - ``tourney local up [--port P] [--ready-file F] [--time-factor X]``: synthesizes
   ``cdk.out`` when it is missing or older than the CDK sources (``app.py``,
   ``cdk.json``, ``infra/``), starts the stack on 127.0.0.1, writes
-  ``{"http": URL, "ws": URL, "swagger": URL}`` (and the clock: ``time_factor``,
-  ``time_origin``) to F once it serves, logs one
+  ``{"http": URL, "ws": URL, "swagger": URL}`` to F once it serves (and its
+  clock, ``time_factor`` and ``time_origin``, to ``cdk.out/local/clock.json``), logs one
   line per request, and stops cleanly on SIGINT or SIGTERM (removing F).
 - ``tourney local token --player NAME [--operator]``: prints a JWT the local
   stack accepts (signed with the key in ``cdk.out/local/``, the issuer and
@@ -22,7 +22,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -33,6 +33,7 @@ from infra.local.synth import needs_synth, synthesize
 from infra.local.template import LocalEndpoints, Resolver, TemplateError, load_stack
 
 REPO_ROOT = Path(infra.__file__).resolve().parent.parent
+CLOCK_FILE = "clock.json"
 DEFAULT_PORT = 8000
 
 
@@ -116,8 +117,11 @@ def running_stack(
     out = Path(cdk_out or REPO_ROOT / "cdk.out")
     template = load_stack(out, None)
     config = auth_config(template, Resolver(template, LocalEndpoints()))
-    keys = SigningKeys(keys_dir or REPO_ROOT / "cdk.out" / "local")
-    clock = VirtualClock(float(ready.get("time_factor", 1.0)), float(ready.get("time_origin", time.time())))
+    folder = Path(keys_dir or REPO_ROOT / "cdk.out" / "local")
+    keys = SigningKeys(folder)
+    clock_file = folder / CLOCK_FILE
+    times = json.loads(clock_file.read_text()) if clock_file.exists() else {}
+    clock = VirtualClock(float(times.get("time_factor", 1.0)), float(times.get("time_origin", time.time())))
 
     def mint(player: str, operator: bool) -> str:
         return keys.mint(player, config, operator=operator)
@@ -129,7 +133,7 @@ def running_stack(
     return urls, mint, now, clock.factor
 
 
-def _write_ready(path: Path, urls: dict[str, object]) -> None:
+def _write_ready(path: Path, urls: Mapping[str, object]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}")
     temporary.write_text(json.dumps(urls))
@@ -167,9 +171,10 @@ def _up(args: argparse.Namespace) -> int:
     try:
         runtime.start()
         urls = runtime.urls
+        clock = {"time_factor": runtime.clock.factor, "time_origin": runtime.clock.origin}
+        _write_ready(Path(args.keys_dir) / CLOCK_FILE, clock)  # for clients of this stack: its virtual time
         if ready_file is not None:
-            clock = {"time_factor": runtime.clock.factor, "time_origin": runtime.clock.origin}
-            _write_ready(ready_file, {**urls, **clock})
+            _write_ready(ready_file, urls)
         log.info("serving: HTTP %s  WebSocket %s  Swagger UI %s", urls["http"], urls["ws"], urls["swagger"])
         log.info("a token: tourney local token --player NAME [--operator]; stop with Ctrl-C")
         while not stopping.wait(0.5):
