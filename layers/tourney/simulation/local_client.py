@@ -222,7 +222,22 @@ async def simulate_local(
     started = time.monotonic()
     async with aiohttp.ClientSession() as session:
         admin = Api(session, urls["http"], mint("operator", True))
-        start_at = now() + timedelta(seconds=registration_seconds * time_factor)
+        cost = options.buy_in + options.entry_fee
+        apis = {player: Api(session, urls["http"], mint(player, False)) for player in players}
+        gate = asyncio.Semaphore(8)
+
+        async def gated(call: Any) -> Any:
+            async with gate:
+                return await call
+
+        # Fund every bot first, so the registration window only has to hold the registrations.
+        await asyncio.gather(
+            *(
+                gated(admin.ok("POST", f"/admin/accounts/{p}/deposits", {"amount": cost * 8, "key": f"seed-{p}"}))
+                for p in players
+            )
+        )
+        window = registration_seconds + 0.25 * len(players)
         body: dict[str, Any] = {
             "name": f"local {options.format} {options.players} seed {options.seed}",
             "format": str(options.format),
@@ -235,19 +250,19 @@ async def simulate_local(
             "level_minutes": options.level_minutes or 1,
         }
         if str(options.format) != "sng":
+            start_at = now() + timedelta(seconds=window * time_factor)
             body["start_at"] = start_at.isoformat().replace("+00:00", "Z")
         tournament_id = str((await admin.ok("POST", "/admin/tournaments", body))["id"])
-        cost = options.buy_in + options.entry_fee
-        bots: list[LocalBot] = []
-        for player in players:
-            await admin.ok("POST", f"/admin/accounts/{player}/deposits", {"amount": cost * 8, "key": f"seed-{player}"})
-            api = Api(session, urls["http"], mint(player, False))
-            await api.ok("POST", f"/tournaments/{tournament_id}/registrations", key=str(uuid.uuid4()))
-            bots.append(
-                LocalBot(
-                    player, Bot(pick_style(rng), random.Random(rng.random())), api, urls["ws"], tournament_id, tally
-                )
+        await asyncio.gather(
+            *(
+                gated(apis[p].ok("POST", f"/tournaments/{tournament_id}/registrations", key=str(uuid.uuid4())))
+                for p in players
             )
+        )
+        bots = [
+            LocalBot(p, Bot(pick_style(rng), random.Random(rng.random())), apis[p], urls["ws"], tournament_id, tally)
+            for p in players
+        ]
         done = asyncio.Event()
         tasks = [asyncio.create_task(bot.play(done)) for bot in bots]
         details: dict[str, Any] = {}
