@@ -3,6 +3,7 @@
     tourney bench engine [--json] [--hands N] [--repetitions R] [--evals E] [--seed S] [--check]
     tourney bench balancing
     tourney bench simulation [--players N] [--seed S]
+    tourney bench cold-start [--runs R]
 
 ``engine`` (CONTRACT.md, ``tourney bench``): our hand engine against pokerkit
 and our evaluator against treys, side by side in one run on the same seeded
@@ -53,6 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     simulation.add_argument("--players", type=_positive, default=10_000, help="entrants (10,000)")
     simulation.add_argument("--seed", type=int, default=1, help="seeds the simulation (1)")
     simulation.set_defaults(_run=_run_simulation)
+    cold = benchmarks.add_parser("cold-start", help="import time of each Lambda handler module (target < 300 ms)")
+    cold.add_argument("--runs", type=_positive, default=7, help="fresh interpreters per function; the median (7)")
+    cold.set_defaults(_run=_run_cold_start)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -136,6 +140,12 @@ def format_table(figures: dict[str, Any]) -> str:
 def _run_balancing(args: argparse.Namespace) -> int:
     module = importlib.import_module("bench.balancing")
     module.main()
+    return 0
+
+
+def _run_cold_start(args: argparse.Namespace) -> int:
+    module = importlib.import_module("bench.cold_start")
+    print(json.dumps(module.measure(args.runs)))
     return 0
 
 
