@@ -43,6 +43,7 @@ lint: setup
 
 typecheck: setup
 	$(BIN)/mypy
+	$(BIN)/mypy infra/local bench
 
 demo: setup
 	$(BIN)/tourney demo
