@@ -139,3 +139,13 @@ def test_simulate_command_writes_report_and_phh_that_pokerkit_replays(tmp_path: 
 def test_many_seeds_and_formats_keep_every_invariant(seed: int) -> None:
     for fmt in TournamentFormat:
         simulate(players=60 if fmt is not TournamentFormat.SNG else 9, seed=seed, format=fmt, entry_fee=seed % 2 * 100)
+
+
+def test_a_table_drawn_with_one_player_waits_then_plays_when_a_second_arrives() -> None:
+    # Given 25 players at heads-up tables: the start draw leaves one table with a single player
+    report = simulate(players=25, seats=2, seed=9)
+    # Then that player is moved in once room opens, and the tournament still ends with one winner
+    assert report["tables_at_start"] == 13
+    assert report["tournament"]["status"] == "finished"
+    assert sorted(p["place"] for p in report["places"]) == list(range(1, 26))
+    assert sum(p["prize"] for p in report["places"]) == 25 * 1_000

@@ -219,7 +219,8 @@ class StartService:
             table = Table(seating.table, config.seats_per_table)
             for seat, player in seating.seats:
                 table.seat_player(player, seat, config.starting_stack)
-            table.draw_button(rng=d.rng)
+            if len(table.active) >= 2:
+                table.draw_button(rng=d.rng)  # a lone player's table draws when a second player arrives
             uow = store.unit_of_work()
             uow.save(
                 TableRecord(

@@ -44,6 +44,8 @@ def deal(deps: Deps, record: TableRecord, state: TournamentState, now: datetime)
     table = record.table
     if table.hand_in_progress or len(table.active) < 2 or record.closed or record.rebuy_pending:
         return None
+    if table.button_seat is None:
+        table.draw_button(rng=deps.rng)  # a table that waited with one player deals its first hand (rule 6)
     level = state.level(now)
     hold = state.config.format is TournamentFormat.REBUY and state.rebuys_open(now)
     table.start_hand(level, shuffled_deck(deps.rng), hold_busted_seats=hold)

@@ -181,7 +181,8 @@ class Simulation:
             table = Table(seating.table, self.config.seats_per_table)
             for seat, player in seating.seats:
                 table.seat_player(player, seat, self.config.starting_stack)
-            table.draw_button(rng=self.rng)
+            if len(table.active) >= 2:
+                table.draw_button(rng=self.rng)  # a lone player's table draws when a second player arrives
             self.tables[str(seating.table)] = table
         self.tournament = Tournament.start(self.tournament_id, self.config, {str(s.table): s.players for s in seatings})
         for table_id in self.tables:
@@ -229,9 +230,11 @@ class Simulation:
     def _deal(self, table_id: str, now: float) -> None:
         assert self.tournament is not None
         table = self.tables[table_id]
-        if len(table.active) < 2:
-            return
+        if len(table.active) < 2 or table.hand_in_progress or table_id in self._ending:
+            return  # waiting for players, or already dealt (a table both resumed and formed as the final one)
         at = self._at(now)
+        if table.button_seat is None:
+            table.draw_button(rng=self.rng)  # a table that waited with one player deals its first hand (rule 6)
         self.tournament.first_hand_dealt(at)
         level = self.tournament.level(at)
         hold = self.config.format is TournamentFormat.REBUY and self.tournament.rebuys_open(at)
