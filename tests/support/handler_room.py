@@ -1,0 +1,192 @@
+"""A poker room run through the Lambda handlers as AWS runs it: built events in, the services' messages routed back.
+
+The services run over the DynamoDB store on moto (``tests.support.aws``) with
+in-memory queues, scheduler and workflows (``tourney.adapters.memory``); what
+the services emit there is delivered to the handler that AWS would invoke:
+
+- the start schedule (EventBridge Scheduler) -> ``start`` with ``{"tournament_id": ...}``;
+- the start workflow (Step Functions) -> ``start_tasks`` with ``close_registration``,
+  then ``seat_batch`` and ``deal_first_hands`` per batch (the Map states);
+- a time-out whose delay has passed (SQS standard queue) -> ``timeouts``;
+- a hand end (SQS FIFO, group = tournament) -> ``coordinator``.
+
+Players and operators speak through ``api`` and ``admin`` only (API Gateway HTTP v2 events).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from tourney.adapters.dynamo.ledger import LedgerShards
+from tourney.adapters.dynamo.store import DynamoStore
+from tourney.adapters.memory import (
+    FrozenClock,
+    MemoryAdapters,
+    MemoryCoordination,
+    MemoryPushes,
+    MemoryStartScheduler,
+    MemoryTimers,
+    MemoryWorkflows,
+)
+from tourney.entrypoints import dependencies
+from tourney.services.bootstrap import Services, bootstrap
+from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
+
+from functions.admin.app import app as admin_app
+from functions.admin.app import handler as admin_handler
+from functions.api.app import app as api_app
+from functions.api.app import handler as api_handler
+from functions.coordinator.app import handler as coordinator_handler
+from functions.start.app import handler as start_handler
+from functions.start_tasks.app import handler as start_tasks_handler
+from functions.sweeper.app import handler as sweeper_handler
+from functions.timeouts.app import handler as timeouts_handler
+from functions.watchdog.app import handler as watchdog_handler
+from tests.support.events import FakeContext, answer_json, http_event, sqs_event, sqs_record
+
+OPERATOR = "op"
+
+
+def services_on_dynamo(clock: FrozenClock, seed: int = 3) -> Services:
+    """Services over the DynamoDB store (moto must be active, tables made) and in-memory queues."""
+    store = DynamoStore(LedgerShards(pool=2, house=2, external=2))
+    adapters = MemoryAdapters(
+        clock=clock,
+        store=store,  # type: ignore[arg-type]
+        pushes=MemoryPushes(),
+        timers=MemoryTimers(clock),
+        coordination=MemoryCoordination(),
+        start_scheduler=MemoryStartScheduler(),
+        workflows=MemoryWorkflows(),
+    )
+    return bootstrap(
+        store=store,
+        pushes=adapters.pushes,
+        timers=adapters.timers,
+        coordination=adapters.coordination,
+        start_scheduler=adapters.start_scheduler,
+        workflows=adapters.workflows,
+        clock=clock,
+        rng=random.Random(seed),
+        adapters=adapters,
+    )
+
+
+@contextmanager
+def handlers_over(services: Services) -> Iterator[Services]:
+    """Every handler runs over ``services`` (the HTTP resolvers through ``dependency_overrides``)."""
+    for app in (api_app, admin_app):
+        app.dependency_overrides[dependencies.services] = lambda: services
+    try:
+        with dependencies.use_services(services):
+            yield services
+    finally:
+        for app in (api_app, admin_app):
+            app.dependency_overrides.clear()
+
+
+@dataclass
+class Room:
+    """Talks to the handlers only; ``services`` and its adapters are read to route messages and to check."""
+
+    services: Services
+    clock: FrozenClock
+    context: FakeContext = field(default_factory=FakeContext)
+    delivered_timeouts: list[TimeoutDue | RebuyDue] = field(default_factory=list)
+    delivered_hand_ends: list[HandEnded | RebuyClosed] = field(default_factory=list)
+    workflow_steps: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def adapters(self) -> MemoryAdapters:
+        adapters: MemoryAdapters = self.services.adapters
+        return adapters
+
+    # -- HTTP ----------------------------------------------------------------------------------------------------
+
+    def api(
+        self, method: str, path: str, player: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> tuple[int, Any]:
+        response = api_handler(http_event(method, path, body=body, player=player, headers=headers), self.context)
+        return response["statusCode"], answer_json(response)
+
+    def admin(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        event = http_event(method, path, body=body, player=OPERATOR, operator=True, headers=headers)
+        response = admin_handler(event, self.context)
+        return response["statusCode"], answer_json(response)
+
+    # -- schedules and workflows -----------------------------------------------------------------------------------
+
+    def fire_start_schedule(self, tid: str) -> dict[str, Any]:
+        answer: dict[str, Any] = start_handler({"tournament_id": tid}, self.context)
+        return answer
+
+    def step(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """One Step Functions task of the start workflow (``start_tasks``)."""
+        self.workflow_steps.append(payload)
+        answer: dict[str, Any] = start_tasks_handler(payload, self.context)
+        return answer
+
+    def run_start_workflows(self) -> list[str]:
+        """Run each start workflow execution the services started: close, then the Map states over the batches."""
+        tables: list[str] = []
+        pending = self.adapters.workflows.pending_starts
+        while pending:
+            tid = pending.popleft()
+            plan = self.step({"step": "close_registration", "tournament_id": tid})
+            if plan["status"] != "running":
+                continue
+            for batch in plan["batches"]:
+                tables += self.step({"step": "seat_batch", "tournament_id": tid, "batch": batch})["tables"]
+            for batch in plan["batches"]:
+                self.step({"step": "deal_first_hands", "tournament_id": tid, "batch": batch})
+        return tables
+
+    def sweep(self) -> dict[str, Any]:
+        answer: dict[str, Any] = sweeper_handler({"source": "scheduler"}, self.context)
+        return answer
+
+    def watch(self) -> dict[str, Any]:
+        answer: dict[str, Any] = watchdog_handler({"source": "scheduler"}, self.context)
+        return answer
+
+    # -- queues ----------------------------------------------------------------------------------------------------
+
+    def deliver_timeouts(self, *messages: TimeoutDue | RebuyDue) -> list[str]:
+        """Deliver time-out messages in one SQS batch; the ids of the records that failed."""
+        self.delivered_timeouts += messages
+        records = [
+            sqs_record(m.to_json(), message_id=f"t{i}-{m.hand}-{getattr(m, 'seq', 0)}") for i, m in enumerate(messages)
+        ]
+        return failures(timeouts_handler(sqs_event(*records), self.context))
+
+    def fire_due_timeouts(self) -> int:
+        due = self.adapters.timers.due(self.clock.now())
+        if due:
+            assert self.deliver_timeouts(*due) == []
+        return len(due)
+
+    def deliver_hand_ends(self, *messages: HandEnded | RebuyClosed) -> list[str]:
+        self.delivered_hand_ends += messages
+        records = [
+            sqs_record(m.to_json(), group=m.tournament_id, queue="coordinator", message_id=f"c-{m.table}-{m.hand}-{i}")
+            for i, m in enumerate(messages)
+        ]
+        return failures(coordinator_handler(sqs_event(*records), self.context))
+
+    def drain_coordinator(self) -> int:
+        """Deliver the hand ends queued so far, one SQS batch of up to 10 (FIFO: in order, one group)."""
+        n = 0
+        queue = self.adapters.coordination.queue
+        while queue:
+            batch = [queue.popleft() for _ in range(min(10, len(queue)))]
+            assert self.deliver_hand_ends(*batch) == []
+            n += len(batch)
+        return n
+
+
+def failures(answer: dict[str, Any]) -> list[str]:
+    return [failure["itemIdentifier"] for failure in answer["batchItemFailures"]]
