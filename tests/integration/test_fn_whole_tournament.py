@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -22,7 +22,8 @@ from tourney.adapters.memory import FrozenClock
 from tourney.domain.ledger import EXTERNAL, house_account, pool_account
 
 from tests.support.aws import aws, dynamodb, serial_aws  # noqa: F401
-from tests.support.handler_room import Room, handlers_over, services_on_dynamo
+from tests.support.events import FakeContext, answer_json, http_event
+from tests.support.handler_room import Room, api_instance, at_once, handlers_over, services_on_dynamo
 
 pytestmark = pytest.mark.usefixtures("dynamodb")
 
@@ -224,3 +225,65 @@ def test_a_freezeout_runs_through_the_handlers_to_its_winner_with_money_chips_an
     # And it was played through the handlers: actions, views, and at least one time-out delivered
     assert seen["actions"] > 0 and seen["slept"] > 0
     assert room.delivered_hand_ends and room.delivered_timeouts
+
+
+# -- 2. registration races at the cap ----------------------------------------------------------------------------------
+
+
+def test_registrations_racing_at_the_cap_through_the_api_fill_6_seats_10_waiting_and_charge_nobody_twice(
+    room: Room, serial_aws: None
+) -> None:
+    # Given 6 seats, 20 funded players, each request in its own Lambda environment; p00..p02 send their request
+    # twice at once with one Idempotency-Key, p03..p05 twice at once without a key
+    tid = "race"
+    announce(room, tid, max_players=6, min_players=2)
+    players = [f"p{i:02d}" for i in range(20)]
+    for player in players:
+        deposit(room, player)
+    senders = players + players[:6]
+
+    def request(player: str, index: int) -> Callable[[], tuple[str, int, Any]]:
+        handler = api_instance(room.services)
+        key = {"Idempotency-Key": f"reg-{player}"} if player not in players[3:6] else None
+
+        def send() -> tuple[str, int, Any]:
+            event = http_event("POST", f"/tournaments/{tid}/registrations", player=player, headers=key)
+            response = handler(event, FakeContext(aws_request_id=f"req-{index}"))
+            return player, response["statusCode"], answer_json(response)
+
+        return send
+
+    # When all 26 requests arrive at once
+    answers = at_once([request(player, i) for i, player in enumerate(senders)])
+    # Then every answer is a 201 or a 4xx JSON error (never a 5xx)
+    for player, status, body in answers:
+        assert status == 201 or (400 <= status < 500 and {"error", "message"} <= set(body)), (player, status, body)
+    # And exactly 6 are registered, 10 wait at positions 1..10, 4 are refused with waiting_list_full
+    final = {player: room.api("GET", f"/tournaments/{tid}/registrations/me", player)[1] for player in players}
+    states = Counter(body["status"] for body in final.values())
+    assert states == Counter(registered=6, waitlisted=10, not_registered=4)
+    positions = sorted(body["position"] for body in final.values() if body["status"] == "waitlisted")
+    assert positions == list(range(1, 11))
+    refused = {player for player, body in final.items() if body["status"] == "not_registered"}
+    for player in refused:
+        assert {(s, b["error"]) for p, s, b in answers if p == player} <= {
+            (409, "waiting_list_full"),
+            (409, "idempotency_conflict"),
+        }
+    # And a request sent twice with one key reached the registration once: the one answer, or it twice
+    for player in players[:3]:
+        doubled = [(s, b) for p, s, b in answers if p == player]
+        reached = [(s, b) for s, b in doubled if b.get("error") != "idempotency_conflict"]
+        assert len(reached) == 1 or reached[0] == reached[1], doubled
+    # And a request sent twice without a key registered once: the other is refused as already registered
+    for player in players[3:6]:
+        doubled = Counter(b.get("error") or "created" for p, s, b in answers if p == player)
+        assert doubled == Counter(created=1, already_registered=1) or player in refused, doubled
+    # And nobody was charged twice: a wallet lost the buy-in and fee once, or nothing when refused
+    for player in players:
+        expected = DEPOSIT if player in refused else DEPOSIT - BUY_IN - ENTRY_FEE
+        assert wallet(room, player) == expected, player
+    ledger = room.adapters.store.ledger
+    assert ledger.balance(pool_account(tid)) == 16 * BUY_IN
+    assert house_revenue(room, tid) == 16 * ENTRY_FEE
+    assert -ledger.balance(EXTERNAL) == 20 * DEPOSIT

@@ -15,11 +15,15 @@ Players and operators speak through ``api`` and ``admin`` only (API Gateway HTTP
 
 from __future__ import annotations
 
+import importlib.util
+import itertools
 import random
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, TypeVar
 
 from tourney.adapters.dynamo.ledger import LedgerShards
 from tourney.adapters.dynamo.store import DynamoStore
@@ -49,6 +53,8 @@ from functions.watchdog.app import handler as watchdog_handler
 from tests.support.events import FakeContext, answer_json, http_event, sqs_event, sqs_record
 
 OPERATOR = "op"
+
+T = TypeVar("T")
 
 
 def services_on_dynamo(clock: FrozenClock, seed: int = 3) -> Services:
@@ -190,3 +196,59 @@ class Room:
 
 def failures(answer: dict[str, Any]) -> list[str]:
     return [failure["itemIdentifier"] for failure in answer["batchItemFailures"]]
+
+
+_API_MODULE = Path(__file__).resolve().parents[2] / "functions" / "api" / "app.py"
+_instances = itertools.count()
+
+
+def api_instance(services: Services) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
+    """The ``api`` handler of its own execution environment, for threads standing for concurrent invocations.
+
+    Lambda runs concurrent invocations in separate environments (processes), never two in one resolver.
+    Threads of one process share more than that: Powertools keeps the event being resolved and the routing
+    context on the ``BaseRouter`` class (``BaseRouter.current_event = ...`` in ``resolve``), so two threads
+    would read each other's caller, headers and body. Each environment here is a fresh copy of the module (its
+    own resolver) whose resolver holds its own event, Lambda context and routing context as instance
+    attributes (they shadow the class's). Every copy runs over ``services``, shared: they stand for DynamoDB
+    and the queues, which concurrent invocations do share.
+    """
+    name = f"api_environment_{next(_instances)}"
+    spec = importlib.util.spec_from_file_location(name, _API_MODULE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    app = module.app
+    app.dependency_overrides[dependencies.services] = lambda: services
+    app.context = {}
+
+    def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        app.current_event = app._to_proxy_event(event)
+        app.lambda_context = context
+        answer: dict[str, Any] = module.handler(event, context)
+        return answer
+
+    return handler
+
+
+def at_once(calls: list[Callable[[], T]]) -> list[T]:
+    """Run every call in its own thread, released together; their results in order (an exception is raised)."""
+    results: list[Any] = [None] * len(calls)
+    raised: list[BaseException] = []
+    barrier = threading.Barrier(len(calls))
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            results[i] = calls[i]()
+        except BaseException as error:  # handed to the test
+            raised.append(error)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if raised:
+        raise raised[0]
+    return results
