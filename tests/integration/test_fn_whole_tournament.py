@@ -19,7 +19,8 @@ from typing import Any
 
 import pytest
 from tourney.adapters.memory import FrozenClock
-from tourney.domain.ledger import EXTERNAL, house_account, pool_account
+from tourney.domain.ledger import EXTERNAL, house_account, player_account, pool_account
+from tourney.services.messages import HandEnded, TimeoutDue
 
 from tests.support.aws import aws, dynamodb, serial_aws  # noqa: F401
 from tests.support.events import FakeContext, answer_json, http_event
@@ -196,9 +197,9 @@ def house_revenue(room: Room, tid: str) -> int:
 
 
 def test_a_freezeout_runs_through_the_handlers_to_its_winner_with_money_chips_and_places_exact(room: Room) -> None:
-    # Given a freezeout of 9 players on two 6-seat tables, announced, funded and registered through the handlers
+    # Given a freezeout of 8 players on two 6-seat tables, announced, funded and registered through the handlers
     tid = "whole"
-    players = [f"p{i}" for i in range(9)]
+    players = [f"p{i}" for i in range(8)]
     announce(room, tid)
     for player in players:
         deposit(room, player)
@@ -211,16 +212,16 @@ def test_a_freezeout_runs_through_the_handlers_to_its_winner_with_money_chips_an
     status, standings = room.api("GET", f"/tournaments/{tid}/standings", players[0])
     assert status == 200 and standings["status"] == "finished"
     places = standings["places"]
-    assert is_a_ranking(sorted(p["place"] for p in places)) and len(places) == 9
+    assert is_a_ranking(sorted(p["place"] for p in places)) and len(places) == 8
     assert sorted(p["player"] for p in places) == players
     # And the money is exact to the cent: wallets + pool + house == deposits; the prizes are the pool
     wallets = {player: wallet(room, player) for player in players}
     ledger = room.adapters.store.ledger
     pool, revenue = ledger.balance(pool_account(tid)), house_revenue(room, tid)
-    assert revenue == 9 * ENTRY_FEE
-    assert sum(wallets.values()) + pool + revenue == 9 * DEPOSIT == -ledger.balance(EXTERNAL)
+    assert revenue == 8 * ENTRY_FEE
+    assert sum(wallets.values()) + pool + revenue == 8 * DEPOSIT == -ledger.balance(EXTERNAL)
     prizes = {p["player"]: p["prize"] for p in places}
-    assert sum(prizes.values()) == 9 * BUY_IN and pool == 0
+    assert sum(prizes.values()) == 8 * BUY_IN and pool == 0
     assert all(wallets[p] == DEPOSIT - BUY_IN - ENTRY_FEE + prizes[p] for p in players)
     # And it was played through the handlers: actions, views, and at least one time-out delivered
     assert seen["actions"] > 0 and seen["slept"] > 0
@@ -287,3 +288,194 @@ def test_registrations_racing_at_the_cap_through_the_api_fill_6_seats_10_waiting
     assert ledger.balance(pool_account(tid)) == 16 * BUY_IN
     assert house_revenue(room, tid) == 16 * ENTRY_FEE
     assert -ledger.balance(EXTERNAL) == 20 * DEPOSIT
+
+
+# -- 3. duplicate deliveries of every event type ----------------------------------------------------------------------
+
+
+def funded_field(room: Room, tid: str, count: int, **options: Any) -> list[str]:
+    """A freezeout announced, ``count`` players funded and registered, all through the handlers."""
+    announce(room, tid, **options)
+    players = [f"{tid}{i}" for i in range(count)]
+    for player in players:
+        deposit(room, player)
+        register(room, tid, player)
+    return players
+
+
+def snapshot(room: Room, tid: str, players: list[str]) -> dict[str, Any]:
+    """What must not move twice: every table (version, hand, decision), every balance, every place."""
+    store = room.adapters.store
+    tables = {
+        r.table_id: (r.version, r.table.hand_number, r.table.awaiting().seq if r.table.awaiting() else None, r.closed)
+        for r in store.tables.list(tid)
+    }
+    balances = {p: store.ledger.balance(player_account(p)) for p in players}
+    places = {e.player_id: e.placing for e in store.entrants.list(tid)}
+    return {
+        "status": store.tournaments.get(tid).status,
+        "tables": tables,
+        "balances": balances,
+        "pool": store.ledger.balance(pool_account(tid)),
+        "house": house_revenue(room, tid),
+        "places": places,
+    }
+
+
+def table_view(room: Room, tid: str, table: str, player: str) -> dict[str, Any]:
+    status, view = room.api("GET", f"/tournaments/{tid}/tables/{table}", player)
+    assert status == 200, view
+    return view  # type: ignore[no-any-return]
+
+
+def test_the_start_schedule_and_each_start_workflow_step_delivered_twice_start_the_tournament_once(room: Room) -> None:
+    # Given a field of 8 registered through the handlers, at its start time
+    tid = "dups"
+    players = funded_field(room, tid, 8)
+    _, details = room.api("GET", f"/tournaments/{tid}", players[0])
+    room.clock.set(_at(details["start_at"]))
+    # When the schedule fires twice
+    room.fire_start_schedule(tid)
+    room.fire_start_schedule(tid)
+    # Then one workflow execution is started
+    assert list(room.adapters.workflows.started) == [tid] and len(room.adapters.workflows.pending_starts) == 1
+    room.adapters.workflows.pending_starts.clear()
+    # When each step of the workflow runs twice (a retried task, a redelivered Map item)
+    plans = [room.step({"step": "close_registration", "tournament_id": tid}) for _ in range(2)]
+    assert plans[0] == plans[1] and plans[0]["status"] == "running"
+    after_close = snapshot(room, tid, players)
+    tables: list[str] = []
+    for batch in plans[0]["batches"]:
+        seated = [room.step({"step": "seat_batch", "tournament_id": tid, "batch": batch}) for _ in range(2)]
+        assert seated[0]["tables"] == seated[1]["tables"]
+        tables += seated[0]["tables"]
+    for batch in plans[0]["batches"]:
+        room.step({"step": "deal_first_hands", "tournament_id": tid, "batch": batch})
+    dealt = snapshot(room, tid, players)
+    for batch in plans[0]["batches"]:
+        room.step({"step": "deal_first_hands", "tournament_id": tid, "batch": batch})
+    room.fire_start_schedule(tid)
+    # Then the tables were dealt their first hand once, and nobody paid or was refunded twice
+    assert snapshot(room, tid, players) == dealt
+    assert sorted(dealt["tables"]) == sorted(tables) and {t[1] for t in dealt["tables"].values()} == {1}
+    assert dealt["balances"] == after_close["balances"] == {p: DEPOSIT - BUY_IN - ENTRY_FEE for p in players}
+    assert dealt["pool"] == 8 * BUY_IN and len(room.adapters.workflows.started) == 1
+
+
+def test_a_time_out_delivered_twice_in_one_batch_and_again_later_takes_the_decision_once(room: Room) -> None:
+    # Given a running table whose first decision armed its time-out
+    tid = "tmo"
+    players = funded_field(room, tid, 4)
+    (table,) = start(room, tid)
+    (armed,) = [m for m in room.adapters.timers.armed if isinstance(m, TimeoutDue)]
+    before = table_view(room, tid, table, players[0])
+    # When its delay passes and SQS delivers it twice in one batch, then once more
+    room.clock.advance(60)
+    room.adapters.timers.clear()
+    assert room.deliver_timeouts(armed, armed) == []
+    once = snapshot(room, tid, players)
+    assert room.deliver_timeouts(armed) == []
+    # Then the decision was taken once (checked or folded), and the redelivery moved nothing
+    after = table_view(room, tid, table, players[0])
+    assert before["to_act"]["seq"] == armed.seq
+    assert after["seq"] == before["seq"] + 1 or after["hand"] > before["hand"]
+    assert once["tables"][table][0] == snapshot(room, tid, players)["tables"][table][0]
+    assert snapshot(room, tid, players) == once
+    # And a stale time-out, for a decision the player took since, is a no-op too
+    actor = after["to_act"]["player"]
+    view = table_view(room, tid, table, actor)
+    decision = "check" if view["to_act"]["can_check"] else "call"
+    body = {"hand": view["hand"], "seq": view["to_act"]["seq"], "action": decision}
+    status, _ = room.api("POST", f"/tournaments/{tid}/tables/{table}/actions", actor, body)
+    assert status == 200
+    acted = snapshot(room, tid, players)
+    stale = TimeoutDue(
+        tournament_id=tid, table=table, hand=view["hand"], seq=view["to_act"]["seq"], seat=view["to_act"]["seat"]
+    )
+    assert room.deliver_timeouts(stale, stale) == []
+    assert snapshot(room, tid, players) == acted
+
+
+def test_a_hand_end_delivered_twice_in_one_batch_and_again_later_is_coordinated_once(room: Room) -> None:
+    # Given two tables where a hand has just ended (everybody folded to the big blind)
+    tid = "hends"
+    players = funded_field(room, tid, 8)
+    tables = start(room, tid)
+    table = tables[0]
+    while not room.adapters.coordination.queue:
+        view = table_view(room, tid, table, players[0])
+        actor = view["to_act"]["player"]
+        body = {"hand": view["hand"], "seq": view["to_act"]["seq"], "action": "fold"}
+        status, answer = room.api("POST", f"/tournaments/{tid}/tables/{table}/actions", actor, body)
+        assert status == 200, answer
+    (ended,) = list(room.adapters.coordination.queue)
+    room.adapters.coordination.queue.clear()
+    assert isinstance(ended, HandEnded) and ended.hand == 1
+    # When the FIFO queue delivers its record twice in one batch, then again in a later batch
+    assert room.deliver_hand_ends(ended, ended) == []
+    once = snapshot(room, tid, players)
+    assert room.deliver_hand_ends(ended) == []
+    # Then the next hand was dealt once, and nothing else moved
+    assert once["tables"][table][1] == 2
+    assert snapshot(room, tid, players) == once
+    assert table_view(room, tid, table, players[0])["hand"] == 2
+
+
+def test_the_sweeper_twice_refunds_a_tournament_that_never_started_once(room: Room) -> None:
+    # Given a tournament whose start never came, 15 minutes past its start time
+    tid = "late"
+    players = funded_field(room, tid, 3)
+    _, details = room.api("GET", f"/tournaments/{tid}", players[0])
+    room.clock.set(_at(details["start_at"]) + timedelta(minutes=16))
+    # When the sweeper runs twice
+    first, second = room.sweep(), room.sweep()
+    # Then it refunded everyone once
+    assert tid in first["refunded"] and tid not in second["refunded"]
+    assert {p: wallet(room, p) for p in players} == dict.fromkeys(players, DEPOSIT)
+    assert room.adapters.store.ledger.balance(pool_account(tid)) == 0
+
+
+def test_the_watchdog_twice_terminates_a_stalled_tournament_once(room: Room) -> None:
+    # Given a running table whose time-out was lost, quiet for 6 minutes
+    tid = "stall"
+    players = funded_field(room, tid, 4)
+    start(room, tid)
+    room.adapters.timers.clear()
+    room.clock.advance(6 * 60)
+    # When the watchdog runs twice
+    first, second = room.watch(), room.watch()
+    # Then the tournament was terminated once, and one recovery workflow was started
+    assert tid in first["terminated"] and tid not in second["terminated"]
+    assert room.adapters.workflows.recovering == [tid]
+    _, details = room.api("GET", f"/tournaments/{tid}", players[0])
+    assert details["status"] == "terminated"
+
+
+# -- 4. concurrent actions ---------------------------------------------------------------------------------------------
+
+
+def test_two_identical_actions_at_once_one_is_accepted_the_other_is_a_409(room: Room, serial_aws: None) -> None:
+    # Given a running table and the player to act, who sends the same decision twice at once (two environments)
+    tid = "twice"
+    players = funded_field(room, tid, 4)
+    (table,) = start(room, tid)
+    view = table_view(room, tid, table, players[0])
+    actor = view["to_act"]["player"]
+    body = {"hand": view["hand"], "seq": view["to_act"]["seq"], "action": "call"}
+    before = snapshot(room, tid, players)["tables"][table]
+    handlers = [api_instance(room.services) for _ in range(2)]
+
+    def send(handler: Callable[[dict[str, Any], Any], dict[str, Any]]) -> Callable[[], tuple[int, Any]]:
+        event = http_event("POST", f"/tournaments/{tid}/tables/{table}/actions", body=body, player=actor)
+        return lambda: (lambda r: (r["statusCode"], answer_json(r)))(handler(event, FakeContext()))
+
+    # When both arrive together
+    answers = sorted(at_once([send(h) for h in handlers]), key=lambda a: a[0])
+    # Then exactly one is accepted and the other is a 409 JSON error
+    (ok, _), (conflict, refused) = answers
+    assert (ok, conflict) == (200, 409), answers
+    assert refused["error"] in ("stale_action", "stale_version") and refused["message"]
+    # And the table advanced once
+    after = snapshot(room, tid, players)["tables"][table]
+    assert after[0] == before[0] + 1
+    assert table_view(room, tid, table, actor)["seq"] == view["seq"] + 1
