@@ -311,12 +311,32 @@ class Gateway:
     # ------------------------------------------------------------------ @connections
 
     async def _management(self, request: web.Request, connection_id: str) -> web.Response:
+        data = await request.read() if request.method == "POST" else b""
+        status, headers, body = await self._manage(request.method, connection_id, data)
+        return web.Response(status=status, body=body, headers=headers)
+
+    def deliver(self, method: str, path: str, data: bytes) -> tuple[int, dict[str, str], bytes]:
+        """A ``@connections`` call made in this process (an in-process handler's), without HTTP.
+
+        Raises ``LookupError`` when it must go over HTTP instead (not a ``@connections`` path, the
+        gateway not serving, or the caller is the gateway's own event loop).
+        """
+        match = _CONNECTIONS_PATH.match(path)
+        loop = self._loop
+        if match is None or loop is None or not loop.is_running() or threading.current_thread() is self._thread:
+            raise LookupError(path)
+        started = time.monotonic()
+        future = asyncio.run_coroutine_threadsafe(self._manage(method, match.group("id"), data), loop)
+        answer = future.result(timeout=30)
+        _log_request(method, path, answer[0], started)
+        return answer
+
+    async def _manage(self, method: str, connection_id: str, data: bytes) -> tuple[int, dict[str, str], bytes]:
         entry = self.connections.get(connection_id)
         if entry is None:
             return _gone(connection_id)
         ws, info = entry
-        if request.method == "POST":
-            data = await request.read()
+        if method == "POST":
             if len(data) > _MAX_PAYLOAD:
                 return _management_error(413, "PayloadTooLargeException", "the message is over 128 KB")
             try:
@@ -327,12 +347,12 @@ class Gateway:
             except (ConnectionError, RuntimeError):
                 return _gone(connection_id)
             info.last_active_at = time.time()
-            return web.Response(status=200)
-        if request.method == "GET":
-            return web.json_response(info.describe())
-        if request.method == "DELETE":
+            return 200, {}, b""
+        if method == "GET":
+            return 200, {"Content-Type": "application/json"}, json.dumps(info.describe()).encode()
+        if method == "DELETE":
             await ws.close(code=1000, message=b"closed by the server")
-            return web.Response(status=204)
+            return 204, {}, b""
         return _management_error(405, "MethodNotAllowed", "use POST, GET or DELETE")
 
 
@@ -340,11 +360,12 @@ def _ws_error(message: str, info: ConnectionInfo) -> dict[str, str]:
     return {"message": message, "connectionId": info.connection_id, "requestId": uuid.uuid4().hex[:16] + "="}
 
 
-def _management_error(status: int, error_type: str, message: str) -> web.Response:
-    return web.json_response({"message": message}, status=status, headers={"x-amzn-ErrorType": error_type})
+def _management_error(status: int, error_type: str, message: str) -> tuple[int, dict[str, str], bytes]:
+    headers = {"Content-Type": "application/json", "x-amzn-ErrorType": error_type}
+    return status, headers, json.dumps({"message": message}).encode()
 
 
-def _gone(connection_id: str) -> web.Response:
+def _gone(connection_id: str) -> tuple[int, dict[str, str], bytes]:
     return _management_error(410, "GoneException", f"connection {connection_id} is gone")
 
 

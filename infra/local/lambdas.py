@@ -8,9 +8,13 @@ template gives that function. The functions share one process, so
 ``os.environ`` is layered: inside an invocation, reads see that function's
 variables first (``function_environment``); outside, the process's own.
 
-One invocation at a time per function, like one warm Lambda instance: module
-globals (a resolver's ``current_event``, cached services) are never shared by
-two concurrent calls.
+A function runs up to ``concurrency`` invocations at a time (default 4, never
+more than the template's ``ReservedConcurrentExecutions``), like Lambda scaling
+out: each concurrent invocation gets a warm instance of its own, a separate
+import of the handler module, so module globals (a resolver's
+``current_event``) are never shared by two concurrent calls. Code in
+``layers/`` is imported once per process and shared by the instances (as it
+is shared by the functions).
 """
 
 from __future__ import annotations
@@ -139,6 +143,9 @@ LOCAL_OVERRIDES = {
 
 _import_lock = threading.Lock()
 
+#: Concurrent invocations per function locally (warm instances), unless the template reserves fewer.
+DEFAULT_CONCURRENCY = 4
+
 
 @dataclass
 class LocalFunction:
@@ -153,7 +160,10 @@ class LocalFunction:
     timeout_seconds: int = 3
     memory_mb: int = 128
     unavailable: str | None = None
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    concurrency: int = 4
+    _lock: threading.Condition = field(default_factory=threading.Condition, repr=False)
+    _idle: list[Callable[[Any, Any], Any]] = field(default_factory=list, repr=False)
+    _instances: int = field(default=0, repr=False)
     _entry: Callable[[Any, Any], Any] | None = field(default=None, repr=False)
     _module: ModuleType | None = field(default=None, repr=False)
 
@@ -165,28 +175,65 @@ class LocalFunction:
         """Run the handler on ``event`` (its exceptions propagate, as Lambda reports them)."""
         if self.unavailable:
             raise FunctionUnavailable(f"{self.name}: {self.unavailable}")
-        with self._lock, function_environment(self.environment):
-            entry = self._load()
-            context = LocalContext(self.name, self.memory_mb, self.timeout_seconds)
-            started = time.monotonic()
-            try:
-                return entry(event, context)
-            finally:
-                elapsed = time.monotonic() - started
-                if elapsed > self.timeout_seconds:
-                    log.warning("%s ran %.1f s, over its timeout of %d s", self.name, elapsed, self.timeout_seconds)
+        entry = self._acquire()
+        try:
+            with function_environment(self.environment):
+                context = LocalContext(self.name, self.memory_mb, self.timeout_seconds)
+                started = time.monotonic()
+                try:
+                    return entry(event, context)
+                finally:
+                    elapsed = time.monotonic() - started
+                    if elapsed > self.timeout_seconds:
+                        log.warning("%s ran %.1f s, over its timeout of %d s", self.name, elapsed, self.timeout_seconds)
+        finally:
+            with self._lock:
+                self._idle.append(entry)
+                self._lock.notify()
+
+    def _acquire(self) -> Callable[[Any, Any], Any]:
+        """An idle instance's handler; a new instance while under ``concurrency``; else wait for one."""
+        with self._lock:
+            while not self._idle and self._instances >= max(1, self.concurrency):
+                self._lock.wait()
+            if self._idle:
+                return self._idle.pop()
+            self._instances += 1
+            instance = self._instances
+        try:
+            with function_environment(self.environment):
+                return self._load() if instance == 1 else self._load_instance(instance)
+        except BaseException:
+            with self._lock:
+                self._instances -= 1
+                self._lock.notify()
+            raise
+
+    def _load_instance(self, instance: int) -> Callable[[Any, Any], Any]:
+        """Another warm instance: the handler module imported again, under a name of its own."""
+        module = self._import(f"_{instance}")
+        entry: Callable[[Any, Any], Any] = getattr(module, self.handler.rpartition(".")[2])
+        return entry
 
     def _load(self) -> Callable[[Any, Any], Any]:
         if self._entry is not None:
             return self._entry
+        module = self._import("")
+        self._module = module
+        self._entry = getattr(module, self.handler.rpartition(".")[2])
+        return self._entry
+
+    def _import(self, suffix: str) -> ModuleType:
         assert self.code_dir is not None
-        module_path, _, attribute = self.handler.rpartition(".")
+        module_path = self.handler.rpartition(".")[0]
         file = self.code_dir / (module_path.replace(".", "/") + ".py")
         if not file.exists():
             file = self.code_dir / module_path.replace(".", "/") / "__init__.py"
         if not file.exists():
             raise FunctionUnavailable(f"{self.name}: no module {module_path} in {self.code_dir}")
-        module_name = f"_tourney_local_{re.sub(r'[^0-9A-Za-z_]', '_', self.name)}_{module_path.replace('.', '_')}"
+        module_name = (
+            f"_tourney_local_{re.sub(r'[^0-9A-Za-z_]', '_', self.name)}_{module_path.replace('.', '_')}{suffix}"
+        )
         with _import_lock:
             spec = importlib.util.spec_from_file_location(module_name, file)
             assert spec is not None and spec.loader is not None
@@ -203,9 +250,7 @@ class LocalFunction:
                 sys.path.remove(code_dir)
                 if code_dir not in sys.path:
                     sys.path.append(code_dir)
-        self._module = module
-        self._entry = getattr(module, attribute)
-        return self._entry
+        return module
 
 
 class FunctionRegistry:
@@ -309,6 +354,10 @@ def read_functions(
             for k, v in resolver.resolve((props.get("Environment") or {}).get("Variables") or {}).items()
         }
         timeout = int(resolver.resolve(props.get("Timeout", 3)))
+        reserved = props.get("ReservedConcurrentExecutions")
+        concurrency = (
+            DEFAULT_CONCURRENCY if reserved is None else min(DEFAULT_CONCURRENCY, int(resolver.resolve(reserved)))
+        )
         memory = int(resolver.resolve(props.get("MemorySize", 128)))
         environment = {
             "AWS_REGION": REGION,
@@ -348,6 +397,7 @@ def read_functions(
                 timeout_seconds=timeout,
                 memory_mb=memory,
                 unavailable=unavailable,
+                concurrency=max(1, concurrency),
             )
         )
     return FunctionRegistry(functions)

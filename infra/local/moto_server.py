@@ -46,6 +46,12 @@ class MotoServer:
         self._post("/moto-api/config", {"stepfunctions": {"execute_state_machine": True}})
         return self.url
 
+    @property
+    def app(self) -> Any:
+        """The server's WSGI application (moto's dispatcher), to call in-process; None before ``start``."""
+        server = getattr(self._server, "_server", None)
+        return getattr(server, "app", None)
+
     def stop(self) -> None:
         if self.url:
             with contextlib.suppress(OSError):

@@ -23,6 +23,7 @@ from typing import Any
 from infra.local.clock import VirtualClock
 from infra.local.gateway import Gateway, bind_socket
 from infra.local.http_api import read_http_apis
+from infra.local.inprocess import InProcessTransport
 from infra.local.jwt_keys import AuthConfig, SigningKeys, auth_config
 from infra.local.lambdas import FunctionRegistry, base_environment, install_layered_environ, read_functions
 from infra.local.moto_server import MotoPatches, MotoServer, create_queues, create_tables
@@ -73,6 +74,8 @@ class LocalRuntime:
         self._targets: Targets | None = None
         self._patches: MotoPatches | None = None
         self._waits: WaitCompression | None = None
+        self._transport: InProcessTransport | None = None
+        self._saved_models: list[tuple[Any, dict[str, Any]]] = []
         self._saved_environ: dict[str, str | None] = {}
         self._started = False
 
@@ -95,6 +98,7 @@ class LocalRuntime:
             raise
 
     def _start(self) -> None:
+        self._save_models()
         sock = bind_socket(self.port)
         http_url = f"http://127.0.0.1:{sock.getsockname()[1]}"
         moto_url = self.moto.start()
@@ -144,6 +148,8 @@ class LocalRuntime:
             self.keys,
         )
         self.gateway.start()
+        self._transport = InProcessTransport(moto_url, self.moto.app, http_url, self.gateway.deliver)
+        self._transport.install()
 
         for mapping in read_queue_mappings(template, resolver, self.functions):
             poller = QueuePoller(mapping, lambda: self.moto.client("sqs"), self.time_factor, self._stopping)
@@ -185,6 +191,9 @@ class LocalRuntime:
             if self._targets is not None:
                 self._targets.shutdown()
         finally:
+            if self._transport is not None:
+                self._transport.remove()
+                self._transport = None
             if self._waits is not None:
                 self._waits.remove()
             if self._patches is not None:
@@ -193,6 +202,30 @@ class LocalRuntime:
                 self.moto.stop()
             finally:
                 self._restore_environ()
+                self._restore_models()
+
+    def _save_models(self) -> None:
+        """Remember the PynamoDB models' tables and endpoint: the handlers point them at this stack's moto."""
+        try:
+            from tourney.adapters.dynamo.models.base import registered_models
+        except ImportError:
+            return
+        self._saved_models = [
+            (model.Meta, {k: getattr(model.Meta, k, None) for k in ("table_name", "host", "region")})
+            for model, _ in registered_models()
+        ]
+
+    def _restore_models(self) -> None:
+        """Point the models back where they were (a stopped stack's moto is gone), connections forgotten."""
+        if not self._saved_models:
+            return
+        from tourney.adapters.dynamo.models.base import reset_connections
+
+        for meta, values in self._saved_models:
+            for key, value in values.items():
+                setattr(meta, key, value)
+        self._saved_models = []
+        reset_connections()
 
     def _set_environ(self, values: dict[str, str]) -> None:
         for key, value in values.items():

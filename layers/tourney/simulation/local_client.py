@@ -80,6 +80,8 @@ class Tally:
     fewest_tables: int = 0
     hands: dict[str, int] = field(default_factory=dict)
     """The highest hand number seen at each table."""
+    action_seconds: list[float] = field(default_factory=list)
+    """How long each action's HTTP round trip took (the bot's POST to its answer)."""
 
 
 class LocalBot:
@@ -155,7 +157,9 @@ class LocalBot:
             return
         self.acted.add(decision)
         body = self._decide(view, to_act)
+        posted = time.perf_counter()
         status, _ = await self.api.call("POST", f"/tournaments/{self.tournament_id}/tables/{self.table}/actions", body)
+        self.tally.action_seconds.append(time.perf_counter() - posted)
         if status >= 400:
             self.tally.refused += 1  # a race lost to a time-out or a stale push: the next push tells
         else:
@@ -365,4 +369,17 @@ def _report(
         "chip_totals_seen": sorted(tally.chip_totals),
         "leak_examples": tally.leak_examples,
         "wall_seconds": round(wall, 1),
+        "action_ms": _percentiles(tally.action_seconds),
     }
+
+
+def _percentiles(seconds: list[float]) -> dict[str, float]:
+    """p50 / p99 / max of the actions' round trips, in milliseconds (empty: none measured)."""
+    if not seconds:
+        return {}
+    ordered = sorted(seconds)
+
+    def at(q: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 1)
+
+    return {"p50": at(0.50), "p99": at(0.99), "max": round(ordered[-1] * 1000, 1), "count": len(ordered)}

@@ -1,0 +1,183 @@
+"""Calls from the in-process handlers to the local AWS, served without a socket.
+
+Every AWS call a handler makes goes through botocore's HTTP session. Locally
+its target is in the same process: the moto server's WSGI application, or the
+gateway's ``@connections`` API. ``InProcessTransport`` patches
+``botocore.httpsession.URLLib3Session.send`` so that a request to the moto
+server's URL is handed to its WSGI application directly, and a request to the
+gateway's ``/@connections/{id}`` is handed to the gateway's event loop; any
+other URL goes over the network as before. The requests are the same ones
+(signed, serialized, parsed by botocore); only the socket, the HTTP parsing
+and the thread per request of the development servers are skipped. Clients
+outside the process (``tourney local up``'s users) still reach both servers
+over HTTP.
+
+moto's dispatcher works out the service of every request again (reading its
+service list from disk); the application of a signing service and region is
+kept once found.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from botocore.awsrequest import AWSResponse
+from botocore.httpsession import URLLib3Session
+
+Deliver = Callable[[str, str, bytes], tuple[int, dict[str, str], bytes]]
+"""The gateway's ``@connections`` API: (method, path, body) -> (status, headers, body), or raises LookupError."""
+
+
+class _RawBody:
+    """What botocore reads a response body from (``stream()``, ``read()``)."""
+
+    def __init__(self, body: bytes) -> None:
+        self._body = body
+        self._read = False
+
+    def read(self, *_: Any, **__: Any) -> bytes:
+        if self._read:
+            return b""
+        self._read = True
+        return self._body
+
+    def stream(self, **_: Any) -> Any:
+        data = self.read()
+        if data:
+            yield data
+
+    def close(self) -> None:
+        return None
+
+
+def _text(value: Any) -> str:
+    return value.decode("latin-1") if isinstance(value, bytes) else str(value)
+
+
+def _body(request: Any) -> bytes:
+    body = request.body
+    if body is None:
+        return b""
+    if isinstance(body, bytes | bytearray):
+        return bytes(body)
+    if isinstance(body, str):
+        return body.encode("utf-8")
+    if hasattr(body, "read"):
+        data = body.read()
+        if hasattr(body, "seek"):
+            body.seek(0)
+        return data if isinstance(data, bytes) else str(data).encode("utf-8")
+    return bytes(body)
+
+
+def _signing_key(headers: dict[str, str]) -> str | None:
+    """``dynamodb/us-east-1`` from ``Credential=.../20260101/us-east-1/dynamodb/aws4_request``."""
+    authorization = headers.get("Authorization") or headers.get("authorization") or ""
+    marker = "Credential="
+    at = authorization.find(marker)
+    if at < 0:
+        return None
+    scope = authorization[at + len(marker) :].split(",", 1)[0].split("/")
+    if len(scope) < 5:
+        return None
+    return f"{scope[3]}/{scope[2]}/{headers.get('X-Amz-Target', '').split('.', 1)[0]}"
+
+
+class InProcessTransport:
+    """Serve botocore requests to the moto server and to ``@connections`` in-process (install/remove)."""
+
+    def __init__(self, moto_url: str, moto_app: Any, gateway_url: str, deliver: Deliver | None) -> None:
+        self.moto_url = moto_url.rstrip("/")
+        self.moto_app = moto_app
+        self.gateway_url = gateway_url.rstrip("/")
+        self.deliver = deliver
+        self._original: Any = None
+        self._apps: dict[str, Any] = {}
+
+    def install(self) -> None:
+        if self._original is not None:
+            return
+        original = URLLib3Session.send
+        transport = self
+
+        def send(session: Any, request: Any) -> Any:
+            answer = transport.handle(request)
+            if answer is not None:
+                return answer
+            return original(session, request)
+
+        self._original = original
+        URLLib3Session.send = send
+        if self.moto_app is not None and hasattr(self.moto_app, "get_application"):
+            self._patch_dispatcher()
+
+    def remove(self) -> None:
+        if self._original is not None:
+            URLLib3Session.send = self._original
+            self._original = None
+        if self.moto_app is not None:
+            self.moto_app.__dict__.pop("get_application", None)
+
+    def _patch_dispatcher(self) -> None:
+        app = self.moto_app
+        find = type(app).get_application
+        apps = self._apps
+
+        def get_application(environ: dict[str, Any]) -> Any:
+            headers = {
+                "Authorization": environ.get("HTTP_AUTHORIZATION", ""),
+                "X-Amz-Target": environ.get("HTTP_X_AMZ_TARGET", ""),
+            }
+            key = _signing_key(headers) if not environ.get("PATH_INFO", "").startswith("/moto-api") else None
+            if key is not None and key in apps:
+                return apps[key]
+            found = find(app, environ)
+            if key is not None:
+                apps[key] = found
+            return found
+
+        app.get_application = get_application
+
+    # ------------------------------------------------------------------ dispatch
+
+    def handle(self, request: Any) -> AWSResponse | None:
+        url = str(request.url)
+        if self.moto_app is not None and (url == self.moto_url or url.startswith(self.moto_url + "/")):
+            return self._moto(request, url)
+        if self.deliver is not None and url.startswith(self.gateway_url + "/") and "/@connections/" in url:
+            parts = urlsplit(url)
+            try:
+                status, headers, body = self.deliver(str(request.method), unquote(parts.path), _body(request))
+            except LookupError:
+                return None
+            return AWSResponse(url, status, headers, _RawBody(body))
+        return None
+
+    def _moto(self, request: Any, url: str) -> AWSResponse:
+        from werkzeug.test import EnvironBuilder, run_wsgi_app
+
+        parts = urlsplit(url)
+        headers = {_text(k): _text(v) for k, v in request.headers.items()}
+        builder = EnvironBuilder(
+            path=parts.path or "/",
+            query_string=parts.query,
+            method=str(request.method),
+            headers=list(headers.items()),
+            data=_body(request),
+            base_url=f"{parts.scheme}://{parts.netloc}",
+        )
+        try:
+            environ = builder.get_environ()
+        finally:
+            builder.close()
+        app_iter, status, response_headers = run_wsgi_app(self.moto_app, environ, buffered=True)
+        try:
+            body = b"".join(app_iter)
+        finally:
+            close = getattr(app_iter, "close", None)
+            if close is not None:
+                close()
+        code = int(status.split(" ", 1)[0])
+        return AWSResponse(url, code, dict(response_headers.items()), _RawBody(body))
