@@ -19,12 +19,19 @@ kept once found.
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from botocore.awsrequest import AWSResponse
 from botocore.httpsession import URLLib3Session
+
+_DYNAMODB_LOCK = threading.Lock()
+"""moto's DynamoDB is not thread-safe (a transaction copies a table another thread is writing): one request at
+a time, as DynamoDB never interleaves a condition check and its write with another writer's. Only DynamoDB: a
+Step Functions request runs Lambda tasks that call back into moto."""
 
 Deliver = Callable[[str, str, bytes], tuple[int, dict[str, str], bytes]]
 """The gateway's ``@connections`` API: (method, path, body) -> (status, headers, body), or raises LookupError."""
@@ -172,12 +179,14 @@ class InProcessTransport:
             environ = builder.get_environ()
         finally:
             builder.close()
-        app_iter, status, response_headers = run_wsgi_app(self.moto_app, environ, buffered=True)
-        try:
-            body = b"".join(app_iter)
-        finally:
-            close = getattr(app_iter, "close", None)
-            if close is not None:
-                close()
+        serial = _DYNAMODB_LOCK if (_signing_key(headers) or "").startswith("dynamodb/") else contextlib.nullcontext()
+        with serial:
+            app_iter, status, response_headers = run_wsgi_app(self.moto_app, environ, buffered=True)
+            try:
+                body = b"".join(app_iter)
+            finally:
+                close = getattr(app_iter, "close", None)
+                if close is not None:
+                    close()
         code = int(status.split(" ", 1)[0])
         return AWSResponse(url, code, dict(response_headers.items()), _RawBody(body))

@@ -6,7 +6,7 @@ from tourney.cli import main
 
 def test_demo_plays_a_tournament_and_writes_its_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # Given the demo with a small field
-    code = main(["demo", "--players", "12", "--seed", "3", "--out", str(tmp_path)])
+    code = main(["demo", "--via", "memory", "--players", "12", "--seed", "3", "--out", str(tmp_path)])
     out = capsys.readouterr().out
     # Then it finishes, shows the prizes and the last hand, and leaves the files it names
     assert code == 0
