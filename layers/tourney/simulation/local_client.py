@@ -98,16 +98,21 @@ class LocalBot:
         self.acted: set[tuple[str, int, int]] = set()
         self.out = False
         self.big_blind = 100  # kept up to date from the standings by the run
+        self.started = asyncio.Event()
+        """Set by the run once the tournament is running: until then there is no table to look for."""
 
     async def play(self, done: asyncio.Event) -> None:
         session = self.api.session
         async with session.ws_connect(f"{self.ws_url}?token={self.api.token}", heartbeat=20) as ws:
             while not done.is_set() and not self.out:
+                if not self.started.is_set():
+                    await asyncio.sleep(0.2)  # the run polls the tournament for all the bots
+                    continue
                 if self.table is None and not await self._find_table(ws):
                     await asyncio.sleep(0.5)
                     continue
                 try:
-                    message = await ws.receive(timeout=2.0)
+                    message = await ws.receive(timeout=5.0)
                 except TimeoutError:
                     await self._refresh()  # a missed push never stalls the bot
                     continue
@@ -275,12 +280,17 @@ async def simulate_local(
                 details = await admin.ok("GET", f"/tournaments/{tournament_id}")
                 if details.get("status") in FINAL:
                     break
+                if details.get("status") == "running":
+                    for bot in bots:
+                        bot.started.set()
                 code, standings = await admin.call("GET", f"/tournaments/{tournament_id}/standings")
                 if code >= 400 or not isinstance(standings, dict):
                     await asyncio.sleep(1.0)
                     continue  # not started yet
-                if standings.get("players"):
-                    tally.chip_totals.add(sum(int(row["chips"]) for row in standings["players"]))
+                rows = standings.get("players") or []
+                if rows and len(rows) >= int(standings.get("players_left") or len(rows)):
+                    # a field seated in full (while the start seats table after table, the standings are partial)
+                    tally.chip_totals.add(sum(int(row["chips"]) for row in rows))
                 tables = len({row["table"] for row in standings.get("players", ())})
                 if tables:
                     tally.tables_at_start = tally.tables_at_start or tables
