@@ -41,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="local",
         help="local: the local stack over HTTP/WebSocket (default); memory: the domain in memory",
     )
-    parser.add_argument("--time-factor", type=float, default=60.0, help="--via local: the stack's clock speed-up")
+    parser.add_argument("--time-factor", type=float, default=30.0, help="--via local: the stack's clock speed-up")
 
 
 def run(args: argparse.Namespace) -> int:
