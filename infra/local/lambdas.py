@@ -81,6 +81,9 @@ def install_layered_environ() -> None:
     """Make ``os.environ`` layered (idempotent; harmless outside invocations)."""
     if not isinstance(os.environ, _LayeredEnviron):
         os.environ.__class__ = _LayeredEnviron
+    from infra.local.isolation import isolate_powertools_routers
+
+    isolate_powertools_routers()  # concurrent invocations in one process must not share a resolver's event
 
 
 @contextlib.contextmanager
