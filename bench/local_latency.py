@@ -46,7 +46,7 @@ class ThreadProfiles:
         self._start()
 
     def dump(self, path: Path) -> None:
-        threading.setprofile(None)  # type: ignore[arg-type]
+        threading.setprofile(None)
         for profile in self.profiles:
             profile.disable()
         stats = pstats.Stats(self.profiles[0])
