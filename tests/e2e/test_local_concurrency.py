@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from infra.local.lambdas import LocalFunction
 
@@ -35,7 +36,7 @@ def function(tmp_path: Path, concurrency: int) -> LocalFunction:
     )
 
 
-def run(fn: LocalFunction, n: int) -> tuple[float, list[dict[str, object]]]:
+def run(fn: LocalFunction, n: int) -> tuple[float, list[dict[str, Any]]]:
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=n) as pool:
         answers = list(pool.map(fn.invoke, range(n)))
