@@ -7,55 +7,21 @@ import random
 from datetime import timedelta
 
 import pytest
-from tourney.adapters.dynamo.ledger import LedgerShards
 from tourney.adapters.dynamo.schema import TABLES
-from tourney.adapters.dynamo.store import DynamoStore
-from tourney.adapters.memory import (
-    FrozenClock,
-    MemoryAdapters,
-    MemoryCoordination,
-    MemoryPushes,
-    MemoryStartScheduler,
-    MemoryTimers,
-    MemoryWorkflows,
-)
-from tourney.services.bootstrap import Services, bootstrap
+from tourney.adapters.memory import FrozenClock
 from tourney.services.commands import CreateTournament
 
 from tests.support.aws import AwsCallRecorder, aws, dynamodb  # noqa: F401
 from tests.support.driver import Driver
+from tests.support.handler_room import services_on_dynamo
 
 pytestmark = pytest.mark.usefixtures("dynamodb")
-
-
-def services_on_dynamodb(clock: FrozenClock) -> Services:
-    store = DynamoStore(LedgerShards(pool=4, house=4, external=4))
-    adapters = MemoryAdapters(
-        clock=clock,
-        store=store,  # type: ignore[arg-type]
-        pushes=MemoryPushes(),
-        timers=MemoryTimers(clock),
-        coordination=MemoryCoordination(),
-        start_scheduler=MemoryStartScheduler(),
-        workflows=MemoryWorkflows(),
-    )
-    return bootstrap(
-        store=store,
-        pushes=adapters.pushes,
-        timers=adapters.timers,
-        coordination=adapters.coordination,
-        start_scheduler=adapters.start_scheduler,
-        workflows=adapters.workflows,
-        clock=clock,
-        rng=random.Random(7),
-        adapters=adapters,
-    )
 
 
 def test_an_action_is_one_strongly_consistent_read_and_one_conditional_write_of_its_table() -> None:
     # Given a running three-player freezeout on DynamoDB, its first hand dealt
     clock = FrozenClock()
-    services = services_on_dynamodb(clock)
+    services = services_on_dynamo(clock, seed=7)
     start_at = clock.now() + timedelta(hours=1)
     command = CreateTournament(
         name="Cost", format="freezeout", buy_in=1_000, entry_fee=100, start_at=start_at, tournament_id="cost"
