@@ -288,11 +288,11 @@ async def simulate_local(
                     await asyncio.sleep(1.0)
                     continue  # not started yet
                 rows = standings.get("players") or []
-                if rows and len(rows) >= int(standings.get("players_left") or len(rows)):
-                    # a field seated in full (while the start seats table after table, the standings are partial)
+                # The start seats table after table: until every entrant is seated or placed, the standings
+                # show part of the field, so only a complete field counts for chips and tables.
+                if rows and len(rows) + len(standings.get("places") or ()) == len(bots):
                     tally.chip_totals.add(sum(int(row["chips"]) for row in rows))
-                tables = len({row["table"] for row in standings.get("players", ())})
-                if tables:
+                    tables = len({row["table"] for row in rows})
                     tally.tables_at_start = tally.tables_at_start or tables
                     tally.fewest_tables = min(tally.fewest_tables or tables, tables)
                 if progress and details.get("status") == "running":
