@@ -119,8 +119,6 @@ def pokerkit_opens_elsewhere(hand: Hand) -> bool:
     """
     from tourney.domain.hand import Posted, PostKind
 
-    blinds_posted = any(
-        isinstance(r, Posted) and r.post is not PostKind.ANTE and r.amount > 0 for r in hand.log
-    )
+    blinds_posted = any(isinstance(r, Posted) and r.post is not PostKind.ANTE and r.amount > 0 for r in hand.log)
     first_blind = hand.small_blind_seat if hand.small_blind_seat is not None else hand.big_blind_seat
     return not blinds_posted and hand.seats.index(first_blind) > 0

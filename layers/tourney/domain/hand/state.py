@@ -254,8 +254,10 @@ class Hand:
                     stacks[i] -= posted
                     paid[i] = posted
                     log.append(Posted(order[i], PostKind.ANTE, posted))
-        for i, amount, kind in ((self._sb, self._small_blind, PostKind.SMALL_BLIND),
-                                (self._bb, self._big_blind, PostKind.BIG_BLIND)):
+        for i, amount, kind in (
+            (self._sb, self._small_blind, PostKind.SMALL_BLIND),
+            (self._bb, self._big_blind, PostKind.BIG_BLIND),
+        ):
             if i >= 0 and stacks[i]:
                 posted = amount if stacks[i] > amount else stacks[i]
                 stacks[i] -= posted
