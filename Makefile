@@ -40,6 +40,7 @@ e2e: setup
 
 lint: setup
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 typecheck: setup
 	$(BIN)/mypy
