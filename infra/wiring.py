@@ -388,7 +388,7 @@ class MetricSpec:
 METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("ActiveTournaments", "Count", "Maximum", "watchdog", "tournaments running, each minute"),
     MetricSpec("ActiveTables", "Count", "Maximum", "watchdog", "tables in play, each minute"),
-    MetricSpec("HandsPlayed", "Count", "Sum", "api, ws, timeouts, coordinator", "one per finished hand"),
+    MetricSpec("HandsPlayed", "Count", "Sum", "coordinator", "one per finished hand, when its end is coordinated"),
     MetricSpec("Actions", "Count", "Sum", "api, ws", "one per player action"),
     MetricSpec("Registrations", "Count", "Sum", "api", "one per registration"),
     MetricSpec("TournamentsTerminated", "Count", "Sum", "watchdog", "stalled tournaments terminated"),
