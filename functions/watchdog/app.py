@@ -17,5 +17,7 @@ from tourney.entrypoints.wiring import services
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     report = services().recovery.watch()
     metrics.add_metric(name="TournamentsTerminated", unit=MetricUnit.Count, value=len(report.terminated))
+    metrics.add_metric(name="ActiveTournaments", unit=MetricUnit.Count, value=report.running_tournaments)
+    metrics.add_metric(name="ActiveTables", unit=MetricUnit.Count, value=report.open_tables)
     logger.info("watch done", extra=report.to_dict())
     return report.to_dict()

@@ -205,13 +205,16 @@ class RecoveryService:
         terminated: list[str] = []
         resent: list[str] = []
         rearmed: list[str] = []
+        running = tables_open = 0
         for t in d.store.tournaments.list():
             if t.status is not TournamentStatus.RUNNING:
                 continue
+            running += 1
             coordinator = d.store.coordinators.get(t.tournament_id)
             state = coordinator.state if coordinator else None
             stalled = False
             for record in self._tables(t.tournament_id):
+                tables_open += 1
                 quiet = now - (record.updated_at or now)
                 table = record.table
                 hand = table.hand
@@ -241,4 +244,4 @@ class RecoveryService:
                 uow.commit()
                 d.workflows.recover(t.tournament_id)
                 terminated.append(t.tournament_id)
-        return WatchReport(tuple(terminated), tuple(resent), tuple(rearmed))
+        return WatchReport(tuple(terminated), tuple(resent), tuple(rearmed), running, tables_open)

@@ -367,3 +367,7 @@ class WatchReport(View):
     terminated: tuple[str, ...] = ()
     resent: tuple[str, ...] = ()
     rearmed: tuple[str, ...] = ()
+    running_tournaments: int = 0
+    """Tournaments running at this watch (the dashboard's active tournaments)."""
+    open_tables: int = 0
+    """Their tables still in play (the dashboard's active tables)."""

@@ -196,6 +196,10 @@ def test_the_watchdog_terminates_a_stalled_tournament_and_recovery_restarts_it(
     services: Services, create: Callable[..., str], clock: FrozenClock
 ) -> None:
     tid = started(services, create, clock)
+    # Given a running tournament: the watch counts it and its table for the dashboard
+    quiet = services.recovery.watch()
+    assert (quiet.terminated, quiet.running_tournaments, quiet.open_tables) == ((), 1, 1)
+    # When its table makes no progress for six minutes
     clock.advance(6 * 60)
     report = services.recovery.watch()
     assert report.terminated == (tid,)
