@@ -323,12 +323,14 @@ def _report(
     wall: float,
 ) -> dict[str, Any]:
     split = split_payment(Purchase.BUY_IN, options.buy_in, options.entry_fee)
-    entries = []
+    entries: list[dict[str, Any]] = []
     prizes = refunds = 0
     for player, ledger in ledgers.items():
         kinds: dict[str, int] = {}
+        counts: dict[str, int] = {}
         for line in ledger.get("entries", ()):
             kinds[line["kind"]] = kinds.get(line["kind"], 0) + int(line["amount"])
+            counts[line["kind"]] = counts.get(line["kind"], 0) + 1
         prizes += kinds.get("prize", 0)
         refunds += kinds.get("refund", 0)
         paid = -sum(amount for kind, amount in kinds.items() if kind in {"buy_in", "entry_fee", "rebuy", "add_on"})
@@ -337,13 +339,16 @@ def _report(
                 "player": player,
                 "buy_in_paid": options.buy_in,
                 "fee_paid": options.entry_fee,
-                "rebuys": 0,
-                "addons": 0,
+                "rebuys": counts.get("rebuy", 0),
+                "addons": counts.get("add_on", 0),
                 "total_paid": paid,
             }
         )
     balances = sum(int(ledger.get("balance", 0)) for ledger in ledgers.values())
-    collected = split.pool * len(ledgers)
+    extra = split_payment(Purchase.REBUY, options.buy_in, options.entry_fee)  # an add-on splits like a rebuy
+    purchases = sum(e["rebuys"] + e["addons"] for e in entries)
+    collected = split.pool * len(ledgers) + extra.pool * purchases
+    house = split.house * len(ledgers) + extra.house * purchases
     return {
         "tournament": {
             "id": details.get("id"),
@@ -364,7 +369,7 @@ def _report(
             "prize_pool_collected": collected,
             "overlay": max(0, int(details.get("guarantee") or 0) - collected) if prizes else 0,
             "prizes_paid": prizes,
-            "house_revenue": split.house * len(ledgers),
+            "house_revenue": house,
             "refunds": refunds,
         },
         "hands": sum(tally.hands.values()),
