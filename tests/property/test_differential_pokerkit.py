@@ -10,36 +10,49 @@ PHH with the real hole cards and replayed in pokerkit 0.7.7 line by line
 the hand exactly where the file ends, agree on every show and muck, and
 finish with our stacks.
 
-One kind of deal is left out, where pokerkit reads the positions differently
-from us: the blinds are all in for nothing (their chips all went to the
-ante) and players sit between the button and the blinds; we still open the
-betting after the big blind, pokerkit after the button
-(``random_play.pokerkit_opens_elsewhere``). It is rare, and counted.
+No deal is left out. The deals pokerkit once refused (blinds all in for
+nothing, every chip on the ante, with players between the button and the
+blinds) are played as pokerkit plays them (``hand/state.py``: the betting then
+opens after the button), and a second generator deals them every time: blinds
+all in for less than their amount, or for nothing, behind newcomers; the test
+counts how many of each it played, so that they cannot silently disappear.
 
-The default run plays 1,000 hands (a few seconds); ``-m slow`` plays 12,000.
+The default run plays 1,600 hands (a few seconds); ``-m slow`` plays 21,000 more.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from tourney.domain.hand import Hand
 from tourney.domain.histories import phh
 
 from tests.support.pokerkit_oracle import finishing_stacks
-from tests.support.random_play import Setup, play_randomly, pokerkit_opens_elsewhere, random_setup
+from tests.support.random_play import Setup, blind_all_in_for_less, blinds_posted_nothing, play_randomly, random_setup
 
 
-def play_and_compare(rng: random.Random, hands: int, *, players: int | None = None, bench_table: bool = False) -> int:
-    """Play ``hands`` random hands and compare each with pokerkit; the number of deals left out."""
-    left_out = 0
+def play_and_compare(
+    rng: random.Random,
+    hands: int,
+    *,
+    players: int | None = None,
+    bench_table: bool = False,
+    short_blinds: bool = False,
+) -> Counter[str]:
+    """Play ``hands`` random hands and compare each with pokerkit; how many deals of each kind were played."""
+    kinds: Counter[str] = Counter()
     for k in range(hands):
-        setup = bench_setup(rng, players or 9) if bench_table else random_setup(rng, players)
+        setup = bench_setup(rng, players or 9) if bench_table else random_setup(rng, players, short_blinds=short_blinds)
         hand = setup.deal()
-        if pokerkit_opens_elsewhere(hand):
-            left_out += 1
-            continue
+        kinds["hands"] += 1
+        if blind_all_in_for_less(hand):
+            kinds["blind all in for less"] += 1
+        if blinds_posted_nothing(hand):
+            kinds["blinds posted nothing"] += 1
+            if hand.seats.index(hand.small_blind_seat or hand.big_blind_seat) > 0:
+                kinds["blinds posted nothing behind newcomers"] += 1
         play_randomly(hand, rng, timeouts=0.05, any_size=k % 2 == 0)
         result = hand.result
         assert result is not None
@@ -48,7 +61,7 @@ def play_and_compare(rng: random.Random, hands: int, *, players: int | None = No
         text = phh.dumps(hand, hole_cards=k % 4 != 0)
         theirs = finishing_stacks(text, check_showdown=True)
         assert theirs == ours, f"hand {k} differs from pokerkit:\n{text}"
-    return left_out
+    return kinds
 
 
 def bench_setup(rng: random.Random, players: int) -> Setup:
@@ -65,9 +78,22 @@ def test_random_hands_finish_with_pokerkits_stacks(chunk: int) -> None:
     # Given seeded random deals of 2 to 10 players
     rng = random.Random(1000 + chunk)
     # When each is played at random and replayed strictly in pokerkit
-    left_out = play_and_compare(rng, 100)
-    # Then every finishing stack matches (asserted per hand), and few deals were left out
-    assert left_out <= 3
+    kinds = play_and_compare(rng, 100)
+    # Then every finishing stack matches (asserted per hand), short blinds included
+    assert kinds["hands"] == 100
+    assert kinds["blind all in for less"] >= 5
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_blinds_all_in_for_less_or_nothing_behind_newcomers_finish_with_pokerkits_stacks(chunk: int) -> None:
+    # Given deals where the blinds are all in for less than the blind, often for nothing (all on the ante),
+    # with players between the button and the blinds: the deals pokerkit once refused
+    rng = random.Random(2000 + chunk)
+    # When each is played at random and replayed strictly in pokerkit
+    kinds = play_and_compare(rng, 150, short_blinds=True)
+    # Then every finishing stack matches, and each kind was played many times
+    assert kinds["blind all in for less"] >= 30
+    assert kinds["blinds posted nothing behind newcomers"] >= 30
 
 
 @pytest.mark.parametrize("players", [2, 9])
@@ -75,7 +101,7 @@ def test_benchmark_tables_finish_with_pokerkits_stacks(players: int) -> None:
     # Given the benchmark's deep-stacked table, heads-up and 9-handed
     rng = random.Random(players)
     # Then every hand matches pokerkit
-    assert play_and_compare(rng, 100, players=players, bench_table=True) == 0
+    assert play_and_compare(rng, 100, players=players, bench_table=True)["hands"] == 100
 
 
 @pytest.mark.slow
@@ -84,16 +110,34 @@ def test_many_random_hands_finish_with_pokerkits_stacks(chunk: int) -> None:
     # Given 12,000 seeded random deals
     rng = random.Random(50_000 + chunk)
     # Then every finishing stack matches pokerkit's
-    assert play_and_compare(rng, 500) <= 15
+    assert play_and_compare(rng, 500)["blind all in for less"] >= 25
 
 
-def test_the_left_out_deal_is_recognized() -> None:
+@pytest.mark.slow
+@pytest.mark.parametrize("chunk", range(12))
+def test_many_short_blind_deals_finish_with_pokerkits_stacks(chunk: int) -> None:
+    # Given 9,000 seeded deals with blinds all in for less or for nothing behind newcomers
+    rng = random.Random(60_000 + chunk)
+    # Then every finishing stack matches pokerkit's
+    kinds = play_and_compare(rng, 750, short_blinds=True)
+    assert kinds["blind all in for less"] >= 150
+    assert kinds["blinds posted nothing behind newcomers"] >= 150
+
+
+def test_the_once_left_out_deal_opens_after_the_button_and_replays_in_pokerkit() -> None:
     # Given no small blind, a newcomer before the big blind, and a big blind all in with its ante
     hand = Hand.deal(
         {1: 1000, 2: 1000, 3: 10, 4: 1000},
         button=1, small_blind_seat=None, big_blind_seat=3, small_blind=50, big_blind=100,
         ante=100, big_blind_ante=True, deck=list(range(52)),
     )  # fmt: skip
-    # Then it is left out, and we open the betting after the big blind
-    assert pokerkit_opens_elsewhere(hand)
-    assert hand.actor == 4
+    assert blinds_posted_nothing(hand)
+    # Then the newcomer after the button opens the betting, as in pokerkit
+    assert hand.actor == 2
+    # And played at random it finishes with pokerkit's stacks
+    play_randomly(hand, random.Random(7))
+    result = hand.result
+    assert result is not None
+    assert finishing_stacks(phh.dumps(hand, hole_cards=True), check_showdown=True) == [
+        result.finishing_stacks[s] for s in hand.seats
+    ]

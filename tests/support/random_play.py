@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from tourney.domain.hand import Hand
+from tourney.domain.hand import Hand, Posted, PostKind
 
 
 @dataclass(frozen=True)
@@ -41,13 +41,20 @@ class Setup:
         )
 
 
-def random_setup(rng: random.Random, players: int | None = None, seat_count: int = 10) -> Setup:
-    """Random seats, positions (including no small blind and newcomers before the blinds), stacks and antes."""
-    n = players if players is not None else rng.randint(2, seat_count)
+def random_setup(
+    rng: random.Random, players: int | None = None, seat_count: int = 10, *, short_blinds: bool = False
+) -> Setup:
+    """Random seats, positions (including no small blind and newcomers before the blinds), stacks and antes.
+
+    ``short_blinds``: the deals pokerkit once refused, every time: four players or more, antes (for
+    everyone or a big-blind ante), newcomers between the button and the blinds, and blinds all in for
+    less than the blind, often for nothing (every chip on the ante).
+    """
+    n = players if players is not None else rng.randint(4 if short_blinds else 2, seat_count)
     seats = sorted(rng.sample(range(1, seat_count + 1), n))
     big_blind = rng.choice((2, 10, 100, 200))
     small_blind = big_blind // 2
-    ante_kind = rng.random()
+    ante_kind = rng.random() * (0.55 if short_blinds else 1.0)
     ante, bb_ante = 0, False
     if ante_kind < 0.3:
         ante = rng.choice((1, big_blind // 10 or 1, big_blind // 4 or 1))
@@ -70,12 +77,16 @@ def random_setup(rng: random.Random, players: int | None = None, seat_count: int
         bb_seat = after[0]
     else:
         skip = 0
-        if n >= 4 and rng.random() < 0.2:
+        if n >= 4 and (short_blinds or rng.random() < 0.2):
             skip = rng.randint(1, n - 3)  # newcomers sat between the button and the blinds
-        if rng.random() < 0.8:
+        if rng.random() < (0.5 if short_blinds else 0.8):
             sb_seat, bb_seat = after[skip], after[skip + 1]
         else:
             sb_seat, bb_seat = None, after[skip]
+    if short_blinds:
+        for seat in (sb_seat, bb_seat):
+            if seat is not None:
+                stacks[seat] = rng.randint(1, ante if rng.random() < 0.5 else ante + big_blind - 1)
     deck = list(range(52))
     rng.shuffle(deck)
     return Setup(stacks, button, sb_seat, bb_seat, small_blind, big_blind, ante, bb_ante, deck)
@@ -109,16 +120,16 @@ def play_randomly(hand: Hand, rng: random.Random, *, timeouts: float = 0.0, any_
     return hand
 
 
-def pokerkit_opens_elsewhere(hand: Hand) -> bool:
-    """True for the one deal where pokerkit's first actor before the flop differs from ours.
+def blinds_posted_nothing(hand: Hand) -> bool:
+    """True when every chip the blinds had went to the antes, so no blind bet was posted.
 
-    When the blinds are all in for nothing (their chips all went to the ante)
-    and players sit between the button and the blinds, we still open the
-    betting after the big blind, while pokerkit, finding no blind bet, opens
-    after the button. Such deals are left out of the differential test.
+    Pokerkit then opens the betting after the button, like a later round, and so does ``Hand``
+    (``hand/state.py``); it changes the order only when players sit between the button and the blinds.
     """
-    from tourney.domain.hand import Posted, PostKind
+    return not any(isinstance(r, Posted) and r.post is not PostKind.ANTE and r.amount > 0 for r in hand.log)
 
-    blinds_posted = any(isinstance(r, Posted) and r.post is not PostKind.ANTE and r.amount > 0 for r in hand.log)
-    first_blind = hand.small_blind_seat if hand.small_blind_seat is not None else hand.big_blind_seat
-    return not blinds_posted and hand.seats.index(first_blind) > 0
+
+def blind_all_in_for_less(hand: Hand) -> bool:
+    """True when a blind posted less than its amount (all in for less, RULES.md)."""
+    due = {PostKind.SMALL_BLIND: hand.small_blind, PostKind.BIG_BLIND: hand.big_blind}
+    return any(isinstance(r, Posted) and r.post in due and r.amount < due[r.post] for r in hand.log)

@@ -17,6 +17,9 @@ from tourney.domain.hand import (
     SeatStatus,
     Street,
 )
+from tourney.domain.histories import phh
+
+from tests.support.pokerkit_oracle import replay_strictly
 
 DECK = list(range(52))
 
@@ -157,6 +160,62 @@ def test_short_big_blind_posts_what_it_has_and_its_bet_is_the_one_to_call() -> N
     # And the next player calls 60 or raises by at least the big blind
     assert hand.actor == 4
     assert (hand.to_call, hand.min_raise_to) == (60, 160)
+
+
+def pokerkits_options(hand: Hand) -> tuple[int, int, int | None]:
+    """Pokerkit's (actor, amount to call, least raise-to) for the hand so far, replayed strictly from our PHH."""
+    state = replay_strictly(phh.dumps(hand), finished=False)
+    assert state.actor_index is not None
+    return (
+        hand.seats[state.actor_index],
+        state.checking_or_calling_amount or 0,
+        state.min_completion_betting_or_raising_to_amount,
+    )
+
+
+def test_rule_14_short_all_in_blind_call_is_largest_posted_bet() -> None:
+    # Given blinds 25/50 and a big blind all in for 30 (RULES.md: a blind all in for less than its amount)
+    hand = deal({1: 1000, 2: 1000, 3: 30, 4: 1000}, 1, 2, 3, blinds=(25, 50))
+    assert (hand.current_bet(2), hand.current_bet(3)) == (25, 30)
+    # Then the first to act calls 30, the largest bet posted, or raises to 30 + one big blind = 80
+    assert (hand.actor, hand.to_call, hand.min_raise_to) == (4, 30, 80)
+    assert pokerkits_options(hand) == (4, 30, 80)
+    # When seat 4 calls and the button raises to the least
+    hand.call(4)
+    hand.bet_or_raise_to(1, 80)
+    # Then the small blind owes 55 more, and a re-raise adds the 50 of that raise: to 130
+    assert (hand.actor, hand.to_call, hand.min_raise_to) == (2, 55, 130)
+    assert pokerkits_options(hand) == (2, 55, 130)
+
+
+def test_rule_14_a_big_blind_all_in_for_less_than_the_small_blind_leaves_the_small_blind_to_call() -> None:
+    # Given blinds 25/50 and a big blind all in for 10: the small blind's 25 is the largest bet posted
+    hand = deal({1: 1000, 2: 1000, 3: 10, 4: 1000}, 1, 2, 3, blinds=(25, 50))
+    # Then the first to act calls 25 or raises to 25 + 50 = 75, and the small blind may check when called
+    assert (hand.actor, hand.to_call, hand.min_raise_to) == (4, 25, 75)
+    assert pokerkits_options(hand) == (4, 25, 75)
+    hand.call(4)
+    hand.call(1)
+    assert (hand.actor, hand.to_call, hand.min_raise_to) == (2, 0, 75)
+    assert pokerkits_options(hand) == (2, 0, 75)
+
+
+def test_rule_14_blinds_all_in_on_the_antes_open_the_betting_after_the_button() -> None:
+    # Given no small blind, seat 2 (a newcomer) between the button (1) and the big blind (3),
+    # and a big blind whose 10 chips all go to its big-blind ante of 100
+    hand = deal({1: 1000, 2: 1000, 3: 10, 4: 1000}, 1, None, 3, ante=100, bb_ante=True)
+    # Then no blind chip was posted: nothing is to call, the least bet is one big blind,
+    # and the round opens like a later one, after the button (pokerkit's reading)
+    assert hand.current_bet(3) == 0
+    assert (hand.actor, hand.to_call, hand.min_raise_to) == (2, 0, 100)
+    assert pokerkits_options(hand) == (2, 0, 100)
+    # When everybody checks, the flop comes and the newcomer acts first again
+    hand.check(2)
+    hand.check(4)
+    hand.check(1)
+    assert hand.street is Street.FLOP
+    assert hand.actor == 2
+    assert pokerkits_options(hand)[0] == 2
 
 
 def test_a_raise_adds_at_least_the_largest_bet_or_raise_of_the_round() -> None:

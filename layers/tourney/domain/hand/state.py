@@ -12,14 +12,22 @@ our histories replay there exactly):
   button (index 0) to the button (last). Before the flop the first to act is
   the first player after the big blind; after it, the first after the button.
   Heads-up the button posts the small blind, so it acts first before the flop
-  and last after it (rule 14) with no special case.
+  and last after it (rule 14) with no special case. When the blinds posted
+  no chips at all (every chip they had went to the antes), there is no bet
+  before the flop either, and the round opens like a later one, with the
+  first player after the button (pokerkit's reading: it matters only when
+  players sit between the button and the blinds, rule 8).
 * Forced bets: antes first (every player, or the big blind alone for a
   big-blind ante), then the blinds; a short stack posts what it has and is
   all in. A big-blind ante is dead money in the main pot; ordinary antes
   count towards side pots like any bet.
 * Betting: the minimum bet is the big blind; a raise must add at least the
   largest bet or raise of the round (and at least the big blind). To call is
-  to match the largest bet in front of anyone. An all-in that is short of a
+  to match the largest bet in front of anyone. A blind all in for less than
+  its amount (RULES.md, 'Blinds and the button each hand') posts what it has:
+  the amount to call is the largest bet actually posted, and the minimum
+  raise adds one big blind to it (a big blind all in for 30 at 25/50: 30 to
+  call, the least raise is to 80), as pokerkit plays it. An all-in that is short of a
   full raise does not reopen the betting for players who have already acted:
   they may call or fold, unless short all-ins in a row add up to a full
   raise. Nobody may raise when no other player could call more.
@@ -281,7 +289,8 @@ class Hand:
 
     def _begin_betting(self) -> None:
         n = self._n
-        opener = (self._bb + 1) % n if self._street == 0 else 0
+        # before the flop, after the big blind; with no blind chips posted at all, after the button (pokerkit)
+        opener = (self._bb + 1) % n if self._street == 0 and self._max_bet else 0
         self._opener = opener
         stacks = self._stacks
         active = self._active

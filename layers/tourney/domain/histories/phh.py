@@ -10,7 +10,9 @@ acts from the player order alone):
   players' places. Players who sat down between the button and the blinds
   (RULES.md, rule 8) post 0 and come before them; with no small blind
   (rule 7) only the big blind posts. Pokerkit opens the betting after the
-  largest blind, as we do.
+  largest blind, as we do; when the blinds posted nothing (all their chips
+  went to the antes) both open after the button, so every hand we write
+  replays in pokerkit, none left out (``tests/property/test_differential_pokerkit.py``).
 * Heads-up pokerkit reads ``antes`` and ``blinds_or_straddles`` reversed
   (entry 0 is what ``p2`` posts): ``p1`` is the big blind, ``p2`` the button
   posting the small blind, written ``[small blind, big blind]``.
