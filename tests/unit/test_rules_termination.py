@@ -22,7 +22,7 @@ from tourney.domain.recovery import (
 )
 from tourney.domain.structure import BlindLevel, TournamentConfig, TournamentFormat
 from tourney.domain.table import Table
-from tourney.domain.tournament import Tournament
+from tourney.domain.tournament import TournamentState
 from tourney.simulation.memory import Simulation, SimulationOptions
 
 START = datetime(2025, 6, 1, 20, 0, tzinfo=UTC)
@@ -49,12 +49,13 @@ def freezeout_facts(started_at: datetime, terminated_at: datetime, remaining: tu
 def test_rule_17_started_at_is_the_first_hand_dealt_and_the_30_minutes_count_from_it() -> None:
     # Given a freezeout whose registration closed at 20:00 and whose first hand was dealt at 20:02
     config = TournamentConfig.for_format(TournamentFormat.FREEZEOUT, buy_in=1_000, entry_fee=100)
-    tournament = Tournament.start("t1", config, {"1": ["ann", "bob"], "2": ["cy", "dee"]})
-    assert tournament.started_at is None
-    tournament.first_hand_dealt(START + timedelta(minutes=2))
+    tournament = TournamentState.start("t1", config, {"1": 2, "2": 2})
+    before_any_hand = tournament.started_at
+    assert tournament.first_hand_dealt(START + timedelta(minutes=2))
     # When the other table deals its first hand at 20:02:40
-    tournament.first_hand_dealt(START + timedelta(minutes=2, seconds=40))
-    # Then the tournament started at 20:02, with its first hand
+    assert not tournament.first_hand_dealt(START + timedelta(minutes=2, seconds=40))
+    # Then the tournament had not started before its first hand, and started at 20:02, with it
+    assert before_any_hand is None
     assert tournament.started_at == START + timedelta(minutes=2)
     stacks = (Stack("ann", 10_000), Stack("bob", 10_000), Stack("cy", 10_000), Stack("dee", 10_000))
     # And terminated at 20:32:00.000 (32 minutes after 20:00, 30:00.000 after the first hand) it is rolled back
