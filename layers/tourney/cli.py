@@ -20,6 +20,7 @@ from collections.abc import Sequence
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "hands": ("tourney.simulation.random_hands", "play independent random-action hands and write PHH"),
     "simulate": ("tourney.simulation.command", "run one whole tournament with bot players"),
+    "chaos": ("tourney.simulation.chaos", "many small tournaments under injected faults, invariants checked"),
     "bench": ("bench.command", "benchmarks (engine, balancing, ...)"),
     "local": ("infra.local.command", "the local stack: up, token"),
     "demo": ("tourney.simulation.demo", "the demo that `make demo` runs"),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any
@@ -77,6 +77,15 @@ class WebSocketPushes(ConnectionStore):
     ) -> None:
         for connection, player in self.subscribers(tournament_id, table_id):
             self._post(connection, personal.get(player, everyone) if player else everyone)
+
+    def to_table_views(
+        self, tournament_id: str, table_id: str, view: Callable[[str | None], Mapping[str, Any]]
+    ) -> None:
+        views: dict[str | None, Mapping[str, Any]] = {}
+        for connection, player in self.subscribers(tournament_id, table_id):
+            if player not in views:
+                views[player] = view(player or None)
+            self._post(connection, views[player])
 
     def to_player(self, player_id: str, message: Mapping[str, Any]) -> None:
         for connection in self.of_player(player_id):

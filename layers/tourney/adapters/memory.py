@@ -6,7 +6,15 @@ as a store would), so a service that changes a record it read changes
 nothing stored until its unit of work commits. A commit checks every
 condition first and then applies every write, under one lock: all or nothing,
 safe across threads. ``MemoryStore.before_commit`` lets a test hold a commit
-(to make two requests race).
+(to make two requests race); ``MemoryStore.commit_hook`` is called with
+``"before"`` and ``"after"`` around each commit (the fault injector kills an
+invocation there).
+
+``MemoryStore(copy_records=False)`` is the fast mode of a single-threaded
+simulation with no faults: records are handed out and stored as they are,
+not copied. It is only correct where every service that changes a record it
+read also commits it, which the copying mode, run on the same seeds by the
+tests, shows.
 """
 
 from __future__ import annotations
@@ -104,7 +112,7 @@ class MemoryUnitOfWork:
         self._done = False
 
     def save(self, record: Record) -> None:
-        self._saves.append(_copy(record))
+        self._saves.append(_copy(record) if self._store.copy_records else record)
 
     def check(self, record: Record) -> None:
         self._checks.append(record)
@@ -125,11 +133,18 @@ class MemoryUnitOfWork:
 class MemoryStore:
     """Every repository over one dict of records and one ``Ledger``."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, copy_records: bool = True) -> None:
+        self.copy_records = copy_records
         self._items: dict[Key, Any] = {}
+        self._buckets: dict[Key, dict[Key, Any]] = {}
+        """The same items by (kind, tournament): a scan of one tournament's tables reads only those."""
+        self._kinds: dict[Any, dict[Key, Any]] = {}
         self._ledger = Ledger()
         self._lock = threading.RLock()
         self.before_commit: Callable[[], None] | None = None
+        self.commit_hook: Callable[[str], None] | None = None
+        self.on_saved: Callable[[Record], None] | None = None
+        """Called with each record a commit saved, once it applied (the simulation watches hands end)."""
         self.commits = 0
         self.tournaments = _Tournaments(self)
         self.registrations = _Registrations(self)
@@ -152,12 +167,21 @@ class MemoryStore:
     def _get(self, key: Key) -> Any:
         with self._lock:
             found = self._items.get(key)
-            return None if found is None else _copy(found)
+            if found is None or not self.copy_records:
+                return found
+            return _copy(found)
 
     def _scan(self, prefix: Key) -> list[Any]:
         with self._lock:
             n = len(prefix)
-            return [_copy(v) for k, v in sorted(self._items.items(), key=lambda kv: kv[0]) if k[:n] == prefix]
+            items = self._buckets.get(prefix[:2], {}).items() if n >= 2 else self._kinds.get(prefix[0], {}).items()
+            found = [v for k, v in sorted(items, key=lambda kv: kv[0]) if k[:n] == prefix]
+            return [_copy(v) for v in found] if self.copy_records else found
+
+    def _put(self, key: Key, value: Any) -> None:
+        self._items[key] = value
+        self._buckets.setdefault(key[:2], {})[key] = value
+        self._kinds.setdefault(key[0], {})[key] = value
 
     # -- writing ----------------------------------------------------------------
 
@@ -170,6 +194,8 @@ class MemoryStore:
     ) -> None:
         if self.before_commit is not None:
             self.before_commit()
+        if self.commit_hook is not None:
+            self.commit_hook("before")
         with self._lock:
             keys = [record_key(r) for r in [*saves, *checks]] + [record_key(s) for s, _ in bumps]
             if len(set(keys)) != len(keys):
@@ -190,10 +216,15 @@ class MemoryStore:
             self._ledger.verify_post_all(entries)
             self._ledger.post_all(entries)
             for record in saves:
-                self._items[record_key(record)] = replace(record, version=record.version + 1)
+                self._put(record_key(record), replace(record, version=record.version + 1))
             for shard in bumped:
-                self._items[record_key(shard)] = shard
+                self._put(record_key(shard), shard)
             self.commits += 1
+        if self.on_saved is not None:
+            for record in saves:
+                self.on_saved(record)
+        if self.commit_hook is not None:
+            self.commit_hook("after")
 
 
 class _Repo:
@@ -321,6 +352,16 @@ class MemoryPushes:
             player = self._players.get(connection)
             message = personal.get(player, everyone) if player is not None else everyone
             self.deliveries.append(Delivery(connection, player, copy.deepcopy(dict(message))))
+
+    def to_table_views(
+        self, tournament_id: str, table_id: str, view: Callable[[str | None], Mapping[str, Any]]
+    ) -> None:
+        views: dict[str | None, Mapping[str, Any]] = {}
+        for connection in sorted(self._subscriptions.get((tournament_id, table_id), ())):
+            player = self._players.get(connection)
+            if player not in views:
+                views[player] = view(player)
+            self.deliveries.append(Delivery(connection, player, copy.deepcopy(dict(views[player]))))
 
     def to_player(self, player_id: str, message: Mapping[str, Any]) -> None:
         for connection, player in sorted(self._players.items()):

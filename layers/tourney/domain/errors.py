@@ -159,3 +159,17 @@ class ButtonNotDrawn(Conflict):
     """A table's first hand needs the button drawn by cards among its players (RULES.md, rule 6)."""
 
     code: ClassVar[str] = "button_not_drawn"
+
+
+IGNORED_BY_TRIGGERS: tuple[type[TourneyError], ...] = (
+    StaleAction,  # the decision was taken or timed out already
+    Conflict,  # already started, already coordinated, no hand in progress, ...
+    NotFound,  # the tournament or table is gone (cancelled, closed)
+    IllegalAction,
+    NotYourTurn,
+    NotYourSeat,
+)
+"""Refusals that mean 'stale or duplicate' to a queue, schedule or workflow trigger: logged and ignored.
+
+Every other error makes the trigger retry (``entrypoints/triggers.py``; the simulated cloud does the same).
+"""

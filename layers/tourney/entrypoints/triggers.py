@@ -29,14 +29,7 @@ __all__ = ["IGNORED", "fifo_processor", "process_sqs", "settle", "sqs_processor"
 
 T = TypeVar("T")
 
-IGNORED: tuple[type[errors.TourneyError], ...] = (
-    errors.StaleAction,  # the decision was taken or timed out already
-    errors.Conflict,  # already started, already coordinated, no hand in progress, ...
-    errors.NotFound,  # the tournament or table is gone (cancelled, closed)
-    errors.IllegalAction,
-    errors.NotYourTurn,
-    errors.NotYourSeat,
-)
+IGNORED: tuple[type[errors.TourneyError], ...] = errors.IGNORED_BY_TRIGGERS
 """Domain refusals that mean 'stale or duplicate': logged, counted, ignored."""
 
 

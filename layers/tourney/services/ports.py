@@ -33,7 +33,7 @@ is raised. A unit of work is used once.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -185,6 +185,15 @@ class Pushes(Protocol):
     def to_table(
         self, tournament_id: str, table_id: str, everyone: Mapping[str, Any], personal: Mapping[str, Mapping[str, Any]]
     ) -> None: ...
+
+    def to_table_views(self, tournament_id: str, table_id: str, view: Callable[[str | None], Mapping[str, Any]]) -> None:
+        """Every connection subscribed to the table receives ``view(its player)`` (None: an observer).
+
+        ``view`` is called only for the viewers that are connected, once each: a
+        table nobody watches costs nothing (the in-process simulation has no
+        connection at all).
+        """
+        ...
 
     def to_player(self, player_id: str, message: Mapping[str, Any]) -> None: ...
 

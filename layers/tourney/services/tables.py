@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from tourney.domain.cards import card_str, shuffled_deck
 from tourney.domain.errors import StaleVersion
@@ -118,14 +118,18 @@ def table_view(
 
 
 def push_table(deps: Deps, record: TableRecord, event: str) -> None:
-    """Push the table to its connections: each seated player their own view, everyone else the observer's."""
+    """Push the table to its connections: each seated player their own view, everyone else the observer's.
+
+    Views are built only for the viewers connected (``Pushes.to_table_views``).
+    """
     kw = {"decision_seconds": record.decision_seconds, "away_seconds": record.away_seconds}
-    everyone = {"event": event, "table": table_view(record, None, **kw).to_dict()}
-    personal = {
-        sp.player: {"event": event, "table": table_view(record, sp.player, **kw).to_dict()}
-        for sp in record.table.seats.values()
-    }
-    deps.pushes.to_table(record.tournament_id, record.table_id, everyone, personal)
+    seated = {sp.player for sp in record.table.seats.values()}
+
+    def view(player: str | None) -> dict[str, Any]:
+        viewer = player if player in seated else None
+        return {"event": event, "table": table_view(record, viewer, **kw).to_dict()}
+
+    deps.pushes.to_table_views(record.tournament_id, record.table_id, view)
 
 
 def after_write(deps: Deps, record: TableRecord, event: str) -> None:

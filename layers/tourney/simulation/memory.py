@@ -1,74 +1,54 @@
 """A whole tournament, in memory, with bot players: ``tourney simulate --via memory``.
 
-A discrete-event simulation on the tournament clock. Every table is always in
-one of three states: playing a hand (its next event is the next decision),
-between hands (its next event is the end of the hand: places, prizes, moves,
-then the next deal), or waiting (a lone player with nowhere to go). Each
-decision takes the time a person takes (a couple of seconds, sometimes a
-time-out), so hands last like online hands and the blind levels, a function
-of the clock, rise at the right pace.
+The simulation plays the services that the Lambda functions call, built by
+``bootstrap`` over the in-memory store, inside a simulated cloud
+(``simulation/cloud.py``) that delivers what AWS would, when it would, on a
+virtual clock: the start schedule, the start workflow's steps, decision
+time-outs, hand ends in order through the coordinator's FIFO queue, the
+watchdog and the sweeper, the recovery workflow with its 20-minute window.
+An operator creates the tournament, funds the players and, with
+``--terminate-at``, terminates it (and restarts it with ``--restart ok``).
+The bots (``simulation/players.py``) register, act, rebuy and buy the add-on
+through the services. No rule is decided here.
 
-The simulation uses only the domain: registration and money
-(``registration``, ``ledger``), the draw (``seating``), tables and hands
-(``table``), and the tournament's decisions after each hand
-(``tournament``, ``balancing``, ``prizes``) and on termination
-(``recovery``). Randomness comes from one seeded ``random.Random`` so a run
-replays exactly; production shuffles with ``secrets`` (``cards.shuffled_deck``).
-
-After every hand the simulation checks the invariants of issue 3: chips are
-conserved at the table that played it, tables stay within one player of each
-other once they are between hands, and a table whose players did not change
-sees its big blind move to the next active seat. The ledger's money invariant
-is checked after every hand in fields up to ``full_check_players`` and every
-``check_every`` hands above that (it costs a pass over the ledger), and
-always at the end.
+After every hand the run checks what must hold (``simulation/checks.py``):
+chips conserved at the table that played it and in the whole tournament, the
+tables within one player of each other between hands, the big blind moving
+forward, and the ledger balanced; in fields above ``full_check_players``
+the tournament-wide checks run every ``check_every`` hands, and always at
+the end. Randomness (shuffles, draws, the bots) comes from generators seeded
+by ``--seed``, so a run replays exactly; production shuffles with ``secrets``.
 """
 
 from __future__ import annotations
 
-import heapq
-import random
+import functools
+import itertools
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from enum import StrEnum
 from typing import Any
 
-from tourney.domain.balancing import seat_moves
-from tourney.domain.blinds import first_active_after
-from tourney.domain.cards import shuffled_deck
-from tourney.domain.hand import ActionKind, Hand
+from tourney.domain.hand import Hand
 from tourney.domain.histories import phh
-from tourney.domain.ledger import Ledger, deposit, player_account, pool_account
-from tourney.domain.prizes import BustOut, payout_for
-from tourney.domain.recovery import Contribution as RecoveryContribution
-from tourney.domain.recovery import Stack, Termination, compensate, compensation_entries
-from tourney.domain.registration import RegistrationBook, TournamentStatus
-from tourney.domain.seating import draw_final_table, draw_start
-from tourney.domain.structure import TournamentConfig, TournamentFormat, rebuy_period_for_minutes
-from tourney.domain.table import Table
-from tourney.domain.tournament import Tournament
-from tourney.simulation.bots import Bot, Move, Situation, pick_style
+from tourney.domain.ledger import EntryKind, Ledger
+from tourney.domain.registration import TournamentStatus
+from tourney.domain.structure import TournamentFormat, rebuy_period_for_minutes
+from tourney.services.commands import CreateTournament
+from tourney.services.records import HandRecord, Record, TournamentRecord
+from tourney.simulation.checks import Checks, SimulationError
+from tourney.simulation.cloud import Cloud
+from tourney.simulation.faults import FaultPlan
+from tourney.simulation.players import Crowd
 
 EPOCH = datetime(2026, 1, 1, 18, 0, tzinfo=UTC)
 """Where simulated tournaments start: a fixed instant, so reports replay exactly."""
+ANNOUNCE_BEFORE = timedelta(hours=2)
+OPERATOR = "simulator"
+DEADLINE = timedelta(days=14)
+"""A run that has not ended this long after its start is stuck: a defect."""
 
-DEAL_SECONDS = 6.0
-POT_SECONDS = 3.0
-SHOWDOWN_SECONDS = 4.0
-TIMEOUT_CHANCE = 0.01
-COME_BACK_CHANCE = 0.3
-RESTART_WINDOW = timedelta(minutes=20)
-"""Restarting is tried this long before the players are compensated (RULES.md, rule 17.2)."""
-
-
-class SimulationError(AssertionError):
-    """An invariant failed: a defect, never a player's mistake."""
-
-
-class _Phase(StrEnum):
-    ACT = "act"
-    END = "end"
+__all__ = ["EPOCH", "Simulation", "SimulationError", "SimulationOptions", "SimulationResult"]
 
 
 @dataclass(frozen=True)
@@ -82,12 +62,18 @@ class SimulationOptions:
     seats: int = 9
     level_minutes: int | None = None
     rebuy_minutes: int | None = None
+    add_on_chips: int | None = None
+    max_players: int | None = None
+    """The field's cap (default: the field itself; a Sit&Go is always full at ``players``)."""
     terminate_at: float | None = None
+    """Minutes of tournament time after ``started_at`` when an operator terminates it."""
     restart: bool = True
     restart_after_minutes: float = 5.0
     phh_dir: str | None = None
-    full_check_players: int = 1_000
+    full_check_players: int = 200
     check_every: int = 100
+    fast: bool = True
+    """The in-memory store hands out records without copying them (see ``adapters/memory.py``)."""
 
 
 @dataclass(frozen=True)
@@ -105,458 +91,299 @@ class PlayedHand:
 class SimulationResult:
     report: dict[str, Any]
     ledger: Ledger
-    tournament: Tournament | None
     phh_files: dict[str, str]
 
 
+@dataclass
+class _Termination:
+    at: datetime
+    minute: float
+    remaining: list[dict[str, Any]] = field(default_factory=list)
+    restarted: bool = False
+
+
 class Simulation:
-    """One tournament run to its end. ``run()`` returns the CONTRACT.md report."""
+    """One tournament run to its end through the services. ``run()`` returns the CONTRACT.md report."""
 
-    def __init__(self, options: SimulationOptions, progress: Callable[[int, int], None] | None = None) -> None:
+    def __init__(
+        self,
+        options: SimulationOptions,
+        progress: Callable[[int, int], None] | None = None,
+        *,
+        faults: FaultPlan | None = None,
+    ) -> None:
         self.o = options
-        self.rng = random.Random(options.seed)
         self.progress = progress or (lambda remaining, total: None)
-        self.ledger = Ledger()
+        self.faults = faults or FaultPlan(seed=options.seed)
+        copy = not options.fast or self.faults.active
+        self.cloud = Cloud(EPOCH - ANNOUNCE_BEFORE, self.faults, copy_records=copy)
+        self.services = self.cloud.services
+        self.store = self.cloud.store
         self.tournament_id = f"sim-{options.format}-{options.players}-{options.seed}"
-        self.config = self._config()
         self.players = [f"p{i:06d}" for i in range(1, options.players + 1)]
-        self.bots = {p: Bot(pick_style(self.rng), random.Random(self.rng.random())) for p in self.players}
-        self.tables: dict[str, Table] = {}
-        self.events: list[tuple[float, int, str, _Phase]] = []
-        self._order = 0
-        self.tournament: Tournament | None = None
-        self.phh: dict[str, list[str]] = {}
-        self.termination: dict[str, Any] | None = None
-        self.checks = 0
-        self.refunds_at_start: tuple[str, ...] = ()
-        self.tables_at_start = 0
-        self._hand_levels: dict[str, int] = {}
-        self._last_active: dict[str, dict[int, str]] = {}
-        self._ending: set[str] = set()
-        self._terminated_at = 0.0
-        self._dealt_at: dict[str, float] = {}
+        self.crowd = Crowd(self.cloud, self.tournament_id, self.faults.rng_for("bots"))
+        self.checks = Checks(self.store, self.tournament_id, options.full_check_players, options.check_every)
+        self.termination: _Termination | None = None
         self.last_hand: PlayedHand | None = None
+        self._hands_seen = 0
+        self.phh_docs: dict[str, dict[int, str]] = {}
+        self.timeline: list[tuple[datetime, TournamentStatus]] = []
+        self.dealt: list[tuple[str, int, datetime]] = []
 
-    # -- set-up --------------------------------------------------------------
+    # -- set-up, as an operator and the players would -------------------------------------
 
-    def _config(self) -> TournamentConfig:
+    def _create(self) -> None:
         o = self.o
-        changes: dict[str, Any] = {"seats_per_table": o.seats, "guarantee": o.guarantee}
-        if o.format is TournamentFormat.SNG:
-            changes["max_players"] = o.players
-        else:
-            changes["max_players"] = max(o.players, 2)
-        if o.level_minutes:
-            changes["level_minutes"] = o.level_minutes
-        config = TournamentConfig.for_format(o.format, buy_in=o.buy_in, entry_fee=o.entry_fee, **changes)
+        sng = o.format is TournamentFormat.SNG
+        rebuy_levels = None
         if o.format is TournamentFormat.REBUY and o.rebuy_minutes:
-            config = config.with_changes(
-                rebuy_periods=(rebuy_period_for_minutes(o.rebuy_minutes, config.level_minutes),)
-            )
-        return config
+            period = rebuy_period_for_minutes(o.rebuy_minutes, o.level_minutes or 10)
+            rebuy_levels = (period.first_level, period.last_level)
+        command = CreateTournament(
+            name=f"simulated {o.format} of {o.players}",
+            format=str(o.format),
+            buy_in=o.buy_in,
+            entry_fee=o.entry_fee,
+            guarantee=o.guarantee,
+            max_players=o.players if sng else (o.max_players or max(o.players, 2)),
+            seats_per_table=o.seats,
+            start_at=None if sng else EPOCH,
+            level_minutes=o.level_minutes,
+            rebuy_levels=rebuy_levels,
+            add_on_chips=o.add_on_chips,
+            tournament_id=self.tournament_id,
+            operator=OPERATOR,
+        )
+        self.services.admin.create_tournament(command)
 
-    def _register_everyone(self) -> tuple[str, ...]:
-        o = self.o
-        announce = EPOCH - timedelta(hours=2)
-        start_at = None if o.format is TournamentFormat.SNG else EPOCH
-        book = RegistrationBook(self.tournament_id, self.config, announce_at=announce, start_at=start_at)
-        self.book = book
-        purchases = 1 + (6 if o.format is TournamentFormat.REBUY else 0)
+    def _fund_and_register(self) -> None:
+        config = self.store.tournaments.get(self.tournament_id).config
+        purchases = 1 + (6 if config.format is TournamentFormat.REBUY else 0) + (1 if config.add_on else 0)
         for i, player in enumerate(self.players):
-            at = announce + timedelta(seconds=i % 3600)
-            self.ledger.post(deposit(f"deposit:{player}", player, self.config.entry_cost * purchases + 500, at))
-            book.register(player, at, self.ledger)
-        if o.format is TournamentFormat.SNG:
-            return book.players
-        closing = book.start(EPOCH, self.ledger)
-        self.refunds_at_start = closing.refunded
-        if closing.status is TournamentStatus.CANCELLED:
-            return ()
-        return closing.players
+            self.services.accounts.deposit(player, config.entry_cost * purchases + 500, f"sim-{i}")
+            at = self.cloud.now() + timedelta(seconds=i % 3_600)
+            self.cloud.at(at, functools.partial(self._register, player), "register")
 
-    def _seat_tables(self, entrants: tuple[str, ...], now: float) -> None:
-        seatings = draw_start(entrants, self.config.seats_per_table, self.rng)
-        self.tables_at_start = len(seatings)
-        for seating in seatings:
-            table = Table(seating.table, self.config.seats_per_table)
-            for seat, player in seating.seats:
-                table.seat_player(player, seat, self.config.starting_stack)
-            if len(table.active) >= 2:
-                table.draw_button(rng=self.rng)  # a lone player's table draws when a second player arrives
-            self.tables[str(seating.table)] = table
-        self.tournament = Tournament.start(self.tournament_id, self.config, {str(s.table): s.players for s in seatings})
-        for table_id in self.tables:
-            self._deal(table_id, now)
+    def _register(self, player: str, attempt: int = 1) -> None:
+        key = f"{self.tournament_id}:{player}"
+        ok, _ = self.cloud.invoke_api(lambda: self.services.registration.register(self.tournament_id, player, key))
+        if not ok and attempt < 5:  # the app retries with the same key after a 5xx
+            self.cloud.after(2.0 * attempt, lambda: self._register(player, attempt + 1), "register retry")
 
-    # -- the event loop --------------------------------------------------------
-
-    def _at(self, seconds: float) -> datetime:
-        return EPOCH + timedelta(seconds=seconds)
-
-    def _schedule(self, when: float, table_id: str, phase: _Phase) -> None:
-        self._order += 1
-        heapq.heappush(self.events, (when, self._order, table_id, phase))
+    # -- the run -------------------------------------------------------------------------
 
     def run(self) -> SimulationResult:
-        entrants = self._register_everyone()
-        if len(entrants) < self.config.min_players:
-            return self._finish(None)
-        self._seat_tables(entrants, 0.0)
-        assert self.tournament is not None
-        terminate_at: float | None = None
-        while self.events and self.tournament.status is TournamentStatus.RUNNING:
-            when, _, table_id, phase = heapq.heappop(self.events)
-            if terminate_at is None and self.o.terminate_at is not None:
-                terminate_at = self._started_seconds() + self.o.terminate_at * 60
-            if terminate_at is not None and when > terminate_at and self.termination is None:
-                heapq.heappush(self.events, (when, 0, table_id, phase))
-                self._terminated_at = terminate_at
-                self._terminate(terminate_at)
-                if not self.o.restart:
-                    break
-                continue
-            if table_id not in self.tables:
-                continue
-            if phase is _Phase.ACT:
-                self._act(table_id, when)
-            else:
-                self._end_hand(table_id, when)
-        return self._finish(self.tournament)
+        cloud = self.cloud
+        self._create()
+        self._fund_and_register()
+        cloud.every("watchdog", cloud.now(), lambda: self.services.recovery.watch())
+        cloud.every("sweeper", cloud.now(), lambda: self.services.recovery.sweep())
+        cloud.watchers.append(self._saved)
+        cloud.after(60.0, self._tick, "progress")
+        finished = cloud.run(self._ended, EPOCH + DEADLINE)
+        if not finished:
+            raise SimulationError(f"{self.tournament_id} did not end: {self._status()}")
+        return self._finish()
 
-    def _started_seconds(self) -> float:
-        assert self.tournament is not None and self.tournament.started_at is not None
-        return (self.tournament.started_at - EPOCH).total_seconds()
+    def _status(self) -> str:
+        t = self.store.tournaments.get(self.tournament_id)
+        return f"{t.status}, ended {t.ended_at}, {len(self.cloud.executions)} executions"
 
-    def _deal(self, table_id: str, now: float) -> None:
-        assert self.tournament is not None
-        table = self.tables[table_id]
-        if len(table.active) < 2 or table.hand_in_progress or table_id in self._ending:
-            return  # waiting for players, or already dealt (a table both resumed and formed as the final one)
-        at = self._at(now)
-        if table.button_seat is None:
-            table.draw_button(rng=self.rng)  # a table that waited with one player deals its first hand (rule 6)
-        self.tournament.first_hand_dealt(at)
-        level = self.tournament.level(at)
-        hold = self.config.format is TournamentFormat.REBUY and self.tournament.rebuys_open(at)
-        before = dict(table.active)
-        previous = table.last_positions
-        dealt = table.start_hand(level, shuffled_deck(self.rng), hold_busted_seats=hold)
-        self._check_big_blind_moved(table_id, previous, before, dealt.positions.big_blind.seat)
-        self._hand_levels[table_id] = level.number
-        self._dealt_at[table_id] = now
-        assert table.hand is not None
-        self._next_event(table_id, table.hand, now + DEAL_SECONDS)
+    def _ended(self) -> bool:
+        t = self.store.tournaments.get(self.tournament_id)
+        if t.status is TournamentStatus.TERMINATED:
+            return t.ended_at is not None
+        return t.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
 
-    def _act(self, table_id: str, now: float) -> None:
-        table = self.tables[table_id]
-        hand = table.hand
-        assert hand is not None and not hand.is_over
-        waiting = table.awaiting(normal=self.config.decision_seconds, when_away=self.config.away_decision_seconds)
-        assert waiting is not None
-        stays_away = waiting.away and self.rng.random() > COME_BACK_CHANCE
-        if stays_away or self.rng.random() < TIMEOUT_CHANCE:
-            table.timeout(waiting.seat, hand=waiting.hand, seq=waiting.seq)
-            elapsed = float(waiting.seconds)
-        else:
-            self._bot_acts(table, hand, self.bots[waiting.player], waiting.player, waiting.hand, waiting.seq)
-            elapsed = round(self.rng.uniform(1.0, 4.5), 3)
-        self._next_event(table_id, hand, now + elapsed)
+    def _tick(self) -> None:
+        coordinator = self.store.coordinators.get(self.tournament_id)
+        if coordinator is not None:
+            state = coordinator.state
+            self.progress(state.remaining, state.entrants)
+            self._maybe_schedule_termination()
+        self.cloud.after(60.0, self._tick, "progress")
 
-    def _next_event(self, table_id: str, hand: Hand, when: float) -> None:
-        """The next decision, or the end of the hand: the table is between hands from the moment it is over."""
-        if not hand.is_over:
-            self._schedule(when, table_id, _Phase.ACT)
+    def _saved(self, record: Record) -> None:
+        if record.tournament_id != self.tournament_id:
             return
-        self._ending.add(table_id)
-        showdown = SHOWDOWN_SECONDS if len(hand.board) == 5 else 0.0
-        self._schedule(when + showdown + POT_SECONDS, table_id, _Phase.END)
+        if isinstance(record, HandRecord):
+            self._after_hand(record)
+        elif isinstance(record, TournamentRecord) and (not self.timeline or self.timeline[-1][1] is not record.status):
+            self.timeline.append((self.cloud.now(), record.status))
 
-    def _bot_acts(self, table: Table, hand: Hand, bot: Bot, player: str, hand_no: int, seq: int) -> None:
-        options = hand.options()
-        assert options is not None
-        seat = options.seat
-        seen = Situation(
-            hole=hand.hole_cards(seat),
-            board=hand.board,
-            stack=options.stack,
-            to_call=options.to_call,
-            pot=hand.pot,
-            min_raise_to=options.min_raise_to,
-            max_raise_to=options.max_raise_to,
-            big_blind=hand.big_blind,
-        )
-        choice = bot.decide(seen)
-        if choice.move is Move.RAISE:
-            kind = ActionKind.BET if options.bet == 0 and options.to_call == 0 else ActionKind.RAISE
-            table.act(player, kind, choice.amount, hand=hand_no, seq=seq)
-        elif choice.move is Move.CHECK and options.can_check:
-            table.act(player, ActionKind.CHECK, hand=hand_no, seq=seq)
-        elif choice.move is Move.CALL and options.can_call:
-            table.act(player, ActionKind.CALL, hand=hand_no, seq=seq)
-        elif options.can_check:
-            table.act(player, ActionKind.CHECK, hand=hand_no, seq=seq)
-        else:
-            table.act(player, ActionKind.FOLD, hand=hand_no, seq=seq)
-
-    # -- the end of a hand -----------------------------------------------------
-
-    def _end_hand(self, table_id: str, now: float, *, deal_next: bool = True) -> None:
-        assert self.tournament is not None
-        t = self.tournament
-        table = self.tables[table_id]
-        ended = table.last_hand_ended
-        assert ended is not None
-        self._ending.discard(table_id)
-        at = self._at(now)
-        if sum(ended.starting_stacks.values()) != sum(ended.finishing_stacks.values()):
-            raise SimulationError(f"chips not conserved at table {table_id}, hand {ended.hand}")
-        self._record_phh(table_id, table)
-        assert table.hand is not None
-        self.last_hand = PlayedHand(
-            table_id, table.hand, dict(ended.players), self._hand_levels[table_id], self._at(self._dealt_at[table_id])
+    @property
+    def restarts(self) -> int:
+        """How often the tournament went from terminated back to running."""
+        statuses = [status for _, status in self.timeline]
+        return sum(
+            1
+            for a, b in itertools.pairwise(statuses)
+            if a is TournamentStatus.TERMINATED and b is TournamentStatus.RUNNING
         )
 
-        busts: list[BustOut] = []
-        for occupant in ended.busted:
-            if self._wants_rebuy(occupant.player, at):
-                self.ledger.post_all(t.rebuy(occupant.player, 0, at))
-                table.add_chips(occupant.player, self.config.chips_per_rebuy)
-                continue
-            if occupant.seat not in ended.vacated:
-                table.remove_player(occupant.player)
-            busts.append(BustOut(occupant.player, ended.starting_stacks[occupant.seat]))
-        for player in table.active.values():
-            if t.can_add_on(player, at):
-                accept = self.rng.random() < 0.6 and self._can_pay(player)
-                entries = t.add_on(player, at, accept=accept)
-                if entries:
-                    self.ledger.post_all(entries)
-                    assert self.config.add_on is not None
-                    table.add_chips(player, self.config.add_on.chips)
-
-        outcome = t.hand_ended(table_id, busts, tuple(table.active.values()), at)
-        self.ledger.post_all(outcome.entries)
-        decision = outcome.decision
-        involved = {m.from_table for m in decision.moves} | {m.to_table for m in decision.moves}
-        changes = seat_moves(
-            decision.moves, {tid: self.tables[tid].table_seats() for tid in involved}, self.config.seats_per_table
-        )
-        for change in changes:
-            seated = self.tables[change.from_table].remove_player(change.player)
-            self.tables[change.to_table].seat_player(change.player, change.to_seat, seated.stack, away=seated.away)
-        for broken in decision.broken:
-            self.tables.pop(broken, None)
-        if decision.final_table is not None:
-            self._redraw_final_table(decision.final_table)
-        self._check_balance(table_id)
-        self._maybe_check_everything()
-        self.progress(t.remaining, t.entrants)
-        if decision.finished or not deal_next:
-            return
-        for resumed in decision.resumed:
-            if not self.tables[resumed].hand_in_progress:
-                self._deal(resumed, now)
-        if decision.final_table is not None and decision.final_table != table_id:
-            self._deal(decision.final_table, now)
-        if decision.deals and table_id in self.tables:
-            self._deal(table_id, now)
-
-    def _wants_rebuy(self, player: str, at: datetime) -> bool:
-        assert self.tournament is not None
-        if self.config.format is not TournamentFormat.REBUY or not self.tournament.rebuys_open(at):
-            return False
-        return self._can_pay(player) and self.rng.random() < 0.75
-
-    def _can_pay(self, player: str) -> bool:
-        return self.ledger.balance(player_account(player)) >= self.config.entry_cost
-
-    def _redraw_final_table(self, table_id: str) -> None:
-        """The final table: every seat drawn again, then the button by cards (RULES.md, rule 12)."""
-        table = self.tables[table_id]
-        seated = {player: table.remove_player(player) for player in table.players.values()}
-        for seat, player in draw_final_table(list(seated), self.config.seats_per_table, self.rng):
-            table.seat_player(player, seat, seated[player].stack, away=seated[player].away)
-        table.draw_button(rng=self.rng)
-
-    # -- invariants ---------------------------------------------------------------
-
-    def _check_big_blind_moved(self, table_id: str, previous: Any, before: dict[int, str], bb_seat: int) -> None:
-        """A table whose players did not change sees the BB move one active seat (RULES.md, rule 7)."""
-        last = self._last_active.get(table_id)
-        self._last_active[table_id] = before
-        if previous is None or last != before:
-            return
-        expected = first_active_after(previous.big_blind.seat, before)
-        if bb_seat != expected:
-            raise SimulationError(f"table {table_id}: big blind at seat {bb_seat}, expected {expected}")
-
-    def _check_balance(self, table_id: str) -> None:
-        """The table whose hand ended is not a largest table two or more above the smallest (RULES.md, rule 11).
-
-        Only that table is between hands (a largest table playing a hand gives its player when the hand ends).
-        """
-        assert self.tournament is not None
-        balancing = self.tournament.balancing
-        if table_id not in self.tables or balancing.table_count == 0:
-            return
-        size, smallest, largest = balancing.size(table_id), balancing.smallest(), balancing.largest()
-        if size == largest and size - smallest > 1:
-            raise SimulationError(f"table {table_id} has {size} players between hands; the smallest has {smallest}")
-
-    def _maybe_check_everything(self) -> None:
-        assert self.tournament is not None
-        if self.o.players <= self.o.full_check_players or self.tournament.hands % self.o.check_every == 0:
-            self._check_everything()
-
-    def _check_everything(self) -> None:
-        assert self.tournament is not None
-        self.checks += 1
-        self.ledger.verify_invariants()
-        chips = sum(sp.stack for table in self.tables.values() for sp in table.seats.values())
-        c = self.tournament.contributions.values()
-        expected = (
-            self.tournament.entrants * self.config.starting_stack
-            + sum(x.rebuys for x in c) * self.config.chips_per_rebuy
-            + sum(x.addons for x in c) * (self.config.add_on.chips if self.config.add_on else 0)
-        )
-        if chips != expected:
-            raise SimulationError(f"{chips} chips in play, {expected} bought")
-        for tid, size in self.tournament.balancing.sizes().items():
-            if tid not in self._ending and len(self.tables[tid].seats) != size:
-                raise SimulationError(f"table {tid} seats {len(self.tables[tid].seats)}; balancing counts {size}")
-
-    # -- termination (RULES.md, rule 17) ------------------------------------------
-
-    def _terminate(self, at_seconds: float) -> None:
-        """Terminate at ``at_seconds``: cancel the hands in progress, then restart or compensate (rule 17)."""
-        assert self.tournament is not None
-        t = self.tournament
-        at = self._at(at_seconds)
-        # Hands already played out stand: their ends are processed; hands in progress are cancelled.
-        pending = sorted({tid for _, _, tid, phase in self.events if phase is _Phase.END and tid in self._ending})
-        for tid in pending:
-            if t.status is TournamentStatus.RUNNING:
-                self._end_hand(tid, at_seconds, deal_next=False)
-        self.events.clear()
-        for table in self.tables.values():
-            if table.hand_in_progress:
-                table.cancel_hand()
-        minute = round(self.o.terminate_at or 0.0, 3)
-        stacks = [
-            Stack(sp.player, sp.stack)
-            for _, table in sorted(self.tables.items(), key=lambda kv: int(kv[0]))
-            for sp in table.seats.values()
-            if sp.stack > 0
+    def hands_dealt_while_terminated(self) -> list[str]:
+        """Hands dealt while the tournament stood terminated (RULES.md: nothing moves until it restarts)."""
+        spans: list[tuple[datetime, datetime]] = []
+        since: datetime | None = None
+        for moment, status in self.timeline:
+            if status is TournamentStatus.TERMINATED and since is None:
+                since = moment
+            elif status is not TournamentStatus.TERMINATED and since is not None:
+                spans.append((since, moment))
+                since = None
+        if since is not None:
+            spans.append((since, datetime.max.replace(tzinfo=UTC)))
+        return [
+            f"table {table} hand {number} dealt at {dealt}"
+            for table, number, dealt in self.dealt
+            if any(start < dealt < end for start, end in spans)
         ]
-        remaining = [{"player": s.player_id, "chips": s.chips} for s in stacks]
-        if t.status is not TournamentStatus.RUNNING:
+
+    def _after_hand(self, record: HandRecord) -> None:
+        """Every finished hand, as the coordinator stored it: the checks, the history, the termination."""
+        self.dealt.append((record.table_id, record.hand_number, record.dealt_at))
+        self._hands_seen += 1
+        self.checks.after_hand(record)
+        hand = Hand.from_dict(record.hand)
+        self.last_hand = PlayedHand(record.table_id, hand, dict(record.players), record.level, record.dealt_at)
+        if self.o.phh_dir is not None:
+            self._record_phh(record, hand)
+        self._maybe_schedule_termination()
+
+    # -- termination (RULES.md, rule 17), as an operator does it ----------------------------
+
+    def _maybe_schedule_termination(self) -> None:
+        if self.o.terminate_at is None or self.termination is not None:
+            return
+        started = self.store.tournaments.get(self.tournament_id).started_at
+        if started is None:
+            return
+        at = started + timedelta(minutes=self.o.terminate_at)
+        self.termination = _Termination(at, round(self.o.terminate_at, 3))
+        self.cloud.at(at, self._terminate, "operator terminates")
+
+    def _terminate(self) -> None:
+        services = self.services
+        ok, _ = self.cloud.invoke_api(lambda: services.admin.terminate(self.tournament_id, OPERATOR, "simulated"))
+        if not ok:
+            self.cloud.after(5.0, self._terminate, "operator terminates again")
             return
         if self.o.restart:
-            self._restart(at_seconds + self.o.restart_after_minutes * 60)
-            self.termination = {"at_minute": minute, "outcome": "restarted", "remaining": remaining, "paid": []}
+            self.cloud.after(self.o.restart_after_minutes * 60, self._restart, "operator restarts")
+
+    def _restart(self) -> None:
+        assert self.termination is not None
+        t = self.store.tournaments.get(self.tournament_id)
+        if t.status is not TournamentStatus.TERMINATED:
             return
-        compensated_at = at + RESTART_WINDOW
-        facts = Termination(
-            format=self.config.format,
-            started_at=t.started_at or at,
-            terminated_at=at,
-            last_rebuy_period_ended=t.rebuy_period_over(at),
-            collected=t.pool_collected,
-            guarantee=self.config.guarantee,
-            contributions=tuple(
-                RecoveryContribution(c.player_id, c.house_paid, c.pool_paid) for c in t.contributions.values()
-            ),
-            prizes_paid=sum(p.prize for p in t.placings),
-            remaining=tuple(stacks),
-            payout=payout_for(t.entrants, self.config.payout_percent),
-        )
-        compensation = compensate(facts)
-        pool_held = self.ledger.balance(pool_account(self.tournament_id))
-        self.ledger.post_all(compensation_entries(self.tournament_id, compensation, pool_held, compensated_at))
-        t.status = TournamentStatus.TERMINATED
-        t.ended_at = compensated_at
-        self.termination = {
-            "at_minute": minute,
-            "outcome": str(compensation.outcome),
-            "remaining": remaining,
-            "paid": compensation.paid_report(),
-        }
-
-    def _restart(self, resume_seconds: float) -> None:
-        """Resume the same level with the time that was left, and deal every table again (rule 17.2)."""
-        assert self.tournament is not None
-        t = self.tournament
-        assert t.clock is not None
-        t.clock = t.clock.pause(self._at(self._terminated_at)).resume(self._at(resume_seconds))
-        for tid in list(self.tables):
-            if tid in t.balancing.sizes() and tid not in t.balancing.waiting:
-                self._deal(tid, resume_seconds)
-
-    # -- hand histories -------------------------------------------------------------
-
-    def _record_phh(self, table_id: str, table: Table) -> None:
-        if self.o.phh_dir is None:
+        self.termination.remaining = self._remaining()
+        restart = self.services.admin.restart
+        ok, answer = self.cloud.invoke_api(lambda: restart(self.tournament_id, OPERATOR, "simulated restart"))
+        if not ok:
+            self.cloud.after(5.0, self._restart, "operator restarts again")
             return
-        hand = table.hand
-        assert hand is not None
-        players = table.last_hand_ended.players if table.last_hand_ended else {}
+        self.termination.restarted = answer is not None
+
+    def _remaining(self) -> list[dict[str, Any]]:
+        """Every player still holding chips, table by table (stacks as of the start of a cancelled hand)."""
+        return [
+            {"player": sp.player, "chips": sp.stack}
+            for record in self.store.tables.list(self.tournament_id)
+            for sp in record.table.seats.values()
+            if sp.stack > 0
+        ]
+
+    # -- hand histories -------------------------------------------------------------------
+
+    def _record_phh(self, record: HandRecord, hand: Hand) -> None:
         seats = list(hand.seats)
         fields: dict[str, phh.FieldValue] = {
             "event": self.tournament_id,
-            "table": int(table.number),
-            "hand": table.hand_number,
-            "seat_count": self.config.seats_per_table,
+            "table": int(record.table_id) if record.table_id.isdigit() else record.table_id,
+            "hand": record.hand_number,
+            "seat_count": record.seat_count,
             "seats": seats,
-            "players": [players[s] for s in seats],
-            "_level": self._hand_levels.get(table_id, 1),
+            "players": [record.players[s] for s in seats],
+            "_level": record.level,
+            "_dealt_at": _iso(record.dealt_at),
         }
-        self.phh.setdefault(table_id, []).append(phh.dumps(hand, fields))
+        self.phh_docs.setdefault(record.table_id, {})[record.hand_number] = phh.dumps(hand, fields)
 
-    # -- the report -------------------------------------------------------------------
+    # -- the report -----------------------------------------------------------------------
 
-    def _finish(self, t: Tournament | None) -> SimulationResult:
-        self.ledger.verify_invariants()
-        if t is not None:
-            self._check_everything()
-        report = build_report(self, t)
-        files = {tid: phh.dumps_all(docs) for tid, docs in self.phh.items()}
-        return SimulationResult(report, self.ledger, t, files)
+    def _finish(self) -> SimulationResult:
+        self.checks.at_end()
+        report = build_report(self)
+        files = {tid: phh.dumps_all([d[n] for n in sorted(d)]) for tid, d in sorted(self.phh_docs.items())}
+        return SimulationResult(report, self.store.money, files)
 
 
-def build_report(sim: Simulation, t: Tournament | None) -> dict[str, Any]:
-    """The CONTRACT.md report of one simulated tournament."""
-    config = sim.config
-    summary = sim.ledger.summary(sim.tournament_id).as_report()
-    summary["deposits"] = sim.ledger.summary().deposits
-    summary["player_balances"] = sim.ledger.summary().player_balances
-    status = t.status if t is not None else sim.book.status_at(EPOCH)
+def build_report(sim: Simulation) -> dict[str, Any]:
+    """The CONTRACT.md report of one simulated tournament, read from what the services stored."""
+    store, tid = sim.store, sim.tournament_id
+    t = store.tournaments.get(tid)
+    config = t.config
+    coordinator = store.coordinators.get(tid)
+    state = coordinator.state if coordinator is not None else None
+    money = store.money
+    summary = money.summary(tid).as_report()
+    everything = money.summary()
+    summary["deposits"] = everything.deposits
+    summary["player_balances"] = everything.player_balances
+    entrants = store.entrants.list(tid)
+    places = sorted(
+        (
+            {"player": e.player_id, "place": e.placing.place, "prize": e.placing.prize}
+            for e in entrants
+            if e.placing is not None
+        ),
+        key=lambda row: (row["place"], row["player"]),
+    )
     report: dict[str, Any] = {
         "tournament": {
-            "id": sim.tournament_id,
+            "id": tid,
             "format": str(config.format),
             "buy_in": config.buy_in,
             "entry_fee": config.entry_fee,
             "guarantee": config.guarantee,
             "seats_per_table": config.seats_per_table,
-            "started_at": _iso(t.started_at) if t else None,
-            "ended_at": _iso(t.ended_at) if t else None,
-            "status": str(status),
+            "started_at": _iso(t.started_at),
+            "ended_at": _iso(t.ended_at),
+            "status": str(t.status_at(sim.cloud.now())),
         },
-        "entries": [c.to_report() for c in t.contributions.values()] if t else [],
-        "places": sorted(
-            ({"player": p.player_id, "place": p.place, "prize": p.prize} for p in (t.placings if t else [])),
-            key=lambda row: (row["place"], row["player"]),
-        ),
+        "entries": [e.contribution.to_report() for e in entrants],
+        "places": places,
         "ledger": summary,
-        "hands": t.hands if t else 0,
-        "tables_at_start": sim.tables_at_start,
-        "moves": t.moves if t else 0,
-        "final_table_formed": t.final_table_formed if t else False,
-        "invariant_checks": sim.checks,
+        "hands": state.hands if state else 0,
+        "tables_at_start": t.tables_at_start,
+        "moves": state.moves if state else 0,
+        "final_table_formed": state.final_table_formed if state else False,
+        "invariant_checks": sim.checks.count,
     }
-    if sim.termination is not None:
-        report["termination"] = sim.termination
+    if sim.termination is not None and t.terminated_at is not None:
+        report["termination"] = _termination_report(sim)
     return report
+
+
+def _termination_report(sim: Simulation) -> dict[str, Any]:
+    term = sim.termination
+    assert term is not None
+    paid: dict[str, int] = {}
+    for entry in sim.store.money.entries():
+        if entry.kind is EntryKind.COMPENSATION and entry.tournament_id == sim.tournament_id:
+            for leg in entry.legs:
+                if leg.account.kind.value == "player":
+                    paid[leg.account.owner] = paid.get(leg.account.owner, 0) + leg.amount
+    outcome = "restarted"
+    if not term.restarted:
+        outcome = sim.cloud.last_answer("compensate", "outcome") or "unknown"
+        term.remaining = sim._remaining()
+    return {
+        "at_minute": term.minute,
+        "outcome": outcome,
+        "remaining": term.remaining,
+        "paid": [{"player": p, "amount": a} for p, a in paid.items()],
+    }
 
 
 def _iso(moment: datetime | None) -> str | None:

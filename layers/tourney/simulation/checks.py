@@ -1,0 +1,116 @@
+"""What must hold while a simulated tournament plays: checks over what the services stored, not rules.
+
+After every hand (its ``HandRecord``): chips conserved in the hand; the big
+blind moved to the next active seat when the table's players did not change
+(RULES.md, rule 7). Tournament-wide, after every hand in small fields and
+every ``check_every`` hands in large ones, and at the end: the ledger's money
+invariant, every chip bought is in play (starting stacks, rebuys, add-ons,
+operators' adjustments), and the tables within one player of each other
+wherever a hand is being played (RULES.md, rule 11).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tourney.adapters.memory import MemoryStore
+from tourney.domain.blinds import first_active_after
+from tourney.domain.ledger import AccountKind
+from tourney.services.records import HandRecord
+
+
+class SimulationError(AssertionError):
+    """An invariant failed: a defect, never a player's mistake."""
+
+
+class Checks:
+    def __init__(self, store: MemoryStore, tournament_id: str, full_check_players: int, check_every: int) -> None:
+        self._store = store
+        self._tid = tournament_id
+        self._full = full_check_players
+        self._every = check_every
+        self._last: dict[str, tuple[dict[int, str], int]] = {}
+        self.hands = 0
+        self.count = 0
+
+    def after_hand(self, record: HandRecord) -> None:
+        raw: dict[str, Any] = record.hand
+        self.hands += 1
+        self._big_blind_moved(record, raw)
+        entrants = self._store.coordinators.get(self._tid)
+        players = entrants.state.entrants if entrants is not None else 0
+        if players <= self._full or self.hands % self._every == 0:
+            self.tournament_wide()
+
+    def _big_blind_moved(self, record: HandRecord, raw: dict[str, Any]) -> None:
+        dealt = {int(seat): record.players[int(seat)] for seat in raw["seats"]}
+        big_blind = int(raw["big_blind_seat"])
+        previous = self._last.get(record.table_id)
+        self._last[record.table_id] = (dealt, big_blind)
+        if previous is None or previous[0] != dealt:
+            return
+        expected = first_active_after(previous[1], dealt)
+        if big_blind != expected:
+            raise SimulationError(
+                f"table {record.table_id} hand {record.hand_number}: big blind at seat {big_blind}, expected {expected}"
+            )
+
+    def tournament_wide(self, *, full: bool = False) -> None:
+        self.count += 1
+        store, tid = self._store, self._tid
+        if full or self.count % self._every == 0:
+            store.money.verify_invariants()  # every balance recomputed from the entries
+        else:
+            _money_held(store)
+        t = store.tournaments.get(tid)
+        tables = [r for r in store.tables.list(tid) if not r.closed]
+        if not tables:
+            return
+        config = t.config
+        chips = sum(sp.stack for r in tables for sp in r.table.seats.values())
+        chips += sum(c for r in tables for _, c in r.pending_chips)
+        add_on = config.add_on.chips if config.add_on else 0
+        bought = sum(
+            config.starting_stack + e.contribution.rebuys * config.chips_per_rebuy + e.contribution.addons * add_on
+            for e in store.entrants.list(tid)
+        )
+        if chips != bought:
+            raise SimulationError(f"{chips} chips in play, {bought} bought")
+        coordinator = store.coordinators.get(tid)
+        if coordinator is None:
+            return
+        sizes = coordinator.state.balancing.sizes()
+        for r in tables:
+            if r.table.hand_in_progress and r.table_id in sizes and len(r.table.seats) != sizes[r.table_id]:
+                raise SimulationError(
+                    f"table {r.table_id} seats {len(r.table.seats)}; balancing counts {sizes[r.table_id]}"
+                )
+        playing = [len(r.table.seats) for r in tables if r.table.hand_in_progress]
+        if playing and max(sizes.values(), default=0) - min(sizes.values(), default=0) > 1:
+            largest, smallest = max(sizes.values()), min(sizes.values())
+            # A gap is legal only while the largest tables are in a hand (they give a player when it ends).
+            for r in tables:
+                if sizes.get(r.table_id) == largest and not r.table.hand_in_progress and not _waiting(r, sizes):
+                    raise SimulationError(
+                        f"table {r.table_id} has {largest} players between hands; the smallest has {smallest}"
+                    )
+
+    def at_end(self) -> None:
+        self.tournament_wide(full=True)
+
+
+def _money_held(store: MemoryStore) -> None:
+    """RULES.md's money invariant on the balances (``Ledger.verify_invariants`` also re-derives them)."""
+    balances = store.money.balances()
+    held = sum(amount for a, amount in balances.items() if a.holds_money)
+    negative = [str(a) for a, amount in balances.items() if amount < 0 and a.holds_money]
+    external = -sum(amount for a, amount in balances.items() if a.kind is AccountKind.EXTERNAL)
+    overlay = -sum(amount for a, amount in balances.items() if a.kind is AccountKind.OVERLAY)
+    if negative or held != external + overlay:
+        raise SimulationError(f"money held {held} != deposits {external} + overlay {overlay}; below zero: {negative}")
+
+
+def _waiting(record: Any, sizes: dict[str, int]) -> bool:
+    """A table between hands whose end is still on its way to the coordinator (it balances then)."""
+    table = record.table
+    return bool(record.coordinated_hand < table.hand_number or record.rebuy_pending)

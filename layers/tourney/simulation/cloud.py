@@ -1,0 +1,456 @@
+"""The AWS around the services, simulated on a discrete-event clock (DESIGN.md, 'Simulation and fault injection').
+
+The services are the one orchestration of a tournament. On AWS, triggers
+call them: SQS delivers decision time-outs after their delay, a FIFO queue
+delivers hand ends in order per tournament, EventBridge Scheduler fires the
+start and the watchdog and sweeper schedules, Step Functions runs the start
+and recovery workflows step by step. :class:`Cloud` delivers the same
+things, at the same moments of a virtual clock, through adapters of the same
+ports (``services/ports.py``), to services built by ``bootstrap`` over the
+in-memory store. It decides nothing about the rules.
+
+A :class:`~tourney.simulation.faults.FaultPlan` may make an invocation die at
+a commit (before or after it applies) or past its timeout, deliver a message
+twice or late, or fail a workflow task; the cloud then recovers as AWS does:
+SQS redelivers after the visibility timeout (up to ``max_receive_count``,
+then the dead-letter queue), a FIFO group waits for its head message,
+Step Functions retries a task by its retry policy and otherwise fails the
+execution, and the schedules keep firing.
+"""
+
+from __future__ import annotations
+
+import functools
+import heapq
+import itertools
+from collections import deque
+from collections.abc import Callable, Generator, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
+
+from infra import wiring
+from tourney.adapters.memory import FrozenClock, MemoryStore
+from tourney.domain.errors import IGNORED_BY_TRIGGERS, TourneyError
+from tourney.services.bootstrap import Services, bootstrap
+from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
+from tourney.services.records import Record
+from tourney.simulation.faults import NO_FAULTS, CrashPoint, FaultPlan
+
+T = TypeVar("T")
+
+QUEUES = wiring.QUEUES_BY_NAME
+SCHEDULES = {s.name: s for s in wiring.SCHEDULES}
+DELIVERY_SECONDS = 0.05
+"""From a send to its consumer's invocation (SQS and Lambda polling)."""
+TASK_SECONDS = 0.05
+"""From one workflow state to the next task's invocation."""
+TASK_RETRY = (2.0, 2.0, 6)
+"""A workflow task's retry policy: first interval (s), backoff rate, attempts (as ``infra/workflows.py``)."""
+
+
+class Crash(Exception):
+    """An invocation died (injected by the fault plan): never a defect of the code under test."""
+
+
+class InvocationError(AssertionError):
+    """A function raised what no trigger expects: a defect."""
+
+
+def _rate_seconds(expression: str) -> float:
+    """``rate(15 minutes)`` -> 900.0."""
+    number, unit = expression.removeprefix("rate(").removesuffix(")").split()
+    return float(number) * {"minute": 60, "minutes": 60, "hour": 3_600, "hours": 3_600}[unit]
+
+
+@dataclass(order=True)
+class _Event:
+    when: datetime
+    order: int
+    action: Callable[[], None] = field(compare=False)
+    label: str = field(compare=False, default="")
+
+
+@dataclass
+class Task:
+    """A workflow's Lambda task (``step`` of its task function)."""
+
+    step: str
+    call: Callable[[], Any]
+
+
+@dataclass
+class Wait:
+    seconds: float
+
+
+Workflow = Generator[Task | Wait, Any, None]
+
+
+@dataclass
+class Execution:
+    name: str
+    workflow: str
+    status: str = "running"
+    error: str = ""
+    answers: list[tuple[str, Any]] = field(default_factory=list)
+
+
+class Cloud:
+    """The event loop and the adapters of the ports that carry messages and time."""
+
+    def __init__(self, start: datetime, faults: FaultPlan = NO_FAULTS, *, copy_records: bool = True) -> None:
+        self.clock = FrozenClock(start)
+        self.faults = faults
+        self.store = MemoryStore(copy_records=copy_records)
+        self.store.commit_hook = self._on_commit
+        self.store.on_saved = self._on_saved
+        self.watchers: list[Callable[[Record], None]] = []
+        """Called with every record a commit saved (the simulation's checks and its timeline)."""
+        self._events: list[_Event] = []
+        self._order = itertools.count()
+        self._crash_at: CrashPoint | None = None
+        self._commits_in_invocation = 0
+        self.executions: dict[str, Execution] = {}
+        self.dead_letters: list[Any] = []
+        self.errors: list[str] = []
+        self.timers = _Timers(self)
+        self.coordination = _Fifo(self)
+        self.scheduler = _StartScheduler(self)
+        self.workflows = _Workflows(self)
+        self.pushes = _Pushes()
+        self.on_armed: Callable[[TimeoutDue, float], None] = lambda message, delay: None
+        self.services: Services = bootstrap(
+            store=self.store,
+            pushes=self.pushes,
+            timers=self.timers,
+            coordination=self.coordination,
+            start_scheduler=self.scheduler,
+            workflows=self.workflows,
+            clock=self.clock,
+            rng=faults.rng_for("services"),
+        )
+
+    # -- the clock and the events ------------------------------------------------
+
+    def now(self) -> datetime:
+        return self.clock.now()
+
+    def at(self, when: datetime, action: Callable[[], None], label: str = "") -> None:
+        heapq.heappush(self._events, _Event(max(when, self.now()), next(self._order), action, label))
+
+    def after(self, seconds: float, action: Callable[[], None], label: str = "") -> None:
+        self.at(self.now() + timedelta(seconds=seconds), action, label)
+
+    def run(self, done: Callable[[], bool], until: datetime) -> bool:
+        """Deliver events in time order until ``done()`` or the clock passes ``until``; True when done."""
+        while self._events and not done():
+            if self._events[0].when > until:
+                return False
+            event = heapq.heappop(self._events)
+            self.clock.set(event.when)
+            event.action()
+        return done()
+
+    def every(self, name: str, first: datetime, action: Callable[[], object]) -> None:
+        """A recurring schedule of ``infra.wiring.SCHEDULES`` (its rate), from ``first`` on."""
+        period = _rate_seconds(SCHEDULES[name].expression)
+
+        def tick() -> None:
+            self.invoke(name, action)
+            self.after(period, tick, name)
+
+        self.at(first, tick, name)
+
+    # -- invocations and the faults that kill them ----------------------------------
+
+    def _on_saved(self, record: Record) -> None:
+        for watcher in self.watchers:
+            watcher(record)
+
+    def last_answer(self, step: str, key: str) -> Any:
+        """``key`` of the last answer a workflow task ``step`` gave (the report's termination outcome)."""
+        for execution in reversed(list(self.executions.values())):
+            for name, answer in reversed(execution.answers):
+                if name == step and answer is not None:
+                    return getattr(answer, key, None)
+        return None
+
+    def _on_commit(self, phase: str) -> None:
+        point = self._crash_at
+        if point is None:
+            return
+        if phase == "before":
+            self._commits_in_invocation += 1
+        if point.commit == self._commits_in_invocation and point.phase == phase:
+            self._crash_at = None
+            self.faults.counts.crashes += 1
+            raise Crash(f"died {phase} commit {point.commit}")
+
+    def invoke(self, function: str, call: Callable[[], T]) -> tuple[bool, T | None]:
+        """One Lambda invocation: (True, its answer), or (False, None) when it died or refused as stale."""
+        point = self.faults.crash_point(function)
+        self._crash_at, self._commits_in_invocation = point, 0
+        try:
+            answer = call()
+        except Crash:
+            return False, None
+        except IGNORED_BY_TRIGGERS:
+            return True, None
+        except TourneyError as error:
+            self.errors.append(f"{function}: {type(error).__name__}: {error}")
+            raise InvocationError(f"{function} raised {type(error).__name__}: {error}") from error
+        finally:
+            self._crash_at = None
+        if point is not None and point.past_timeout:
+            self.faults.counts.timeouts += 1
+            return False, None  # it did its work, then ran past its timeout: the trigger retries
+        return True, answer
+
+    def invoke_api(self, call: Callable[[], T]) -> tuple[bool, T | None]:
+        """One HTTP request through the API function: a refusal is a 4xx answer (True, None), a death (False, None)."""
+        point = self.faults.crash_point("api")
+        self._crash_at, self._commits_in_invocation = point, 0
+        try:
+            answer = call()
+        except Crash:
+            return False, None
+        except TourneyError:
+            return True, None
+        finally:
+            self._crash_at = None
+        if point is not None and point.past_timeout:
+            self.faults.counts.timeouts += 1
+            return False, None
+        return True, answer
+
+    def deliver(self, queue: str, message: Any, consume: Callable[[Any], Any], receives: int = 1) -> None:
+        """A standard queue's delivery: failed ones come back after the visibility timeout, then dead-letter."""
+        spec = QUEUES[queue]
+        ok, _ = self.invoke(spec.consumer, lambda: consume(message))
+        if ok:
+            return
+        if receives >= spec.max_receive_count:
+            self.dead_letters.append(message)
+            return
+        self.after(
+            spec.visibility_timeout_seconds,
+            lambda: self.deliver(queue, message, consume, receives + 1),
+            f"{queue} redelivery",
+        )
+
+    def send(self, queue: str, message: Any, consume: Callable[[Any], Any], delay: float = 0.0) -> None:
+        """A standard queue's send: the fault plan may deliver it twice, or late (so out of order)."""
+        copies, extra = self.faults.delivery(queue)
+        for copy in range(copies):
+            late = extra if copy == 0 else extra + self.faults.duplicate_lag()
+            self.after(delay + DELIVERY_SECONDS + late, lambda: self.deliver(queue, message, consume), queue)
+
+    # -- workflows -----------------------------------------------------------------
+
+    def execute(self, name: str, workflow: str, body: Workflow) -> None:
+        """Start an execution; a name already used is a no-op (Step Functions' ``ExecutionAlreadyExists``)."""
+        if name in self.executions:
+            return
+        execution = self.executions[name] = Execution(name, workflow)
+        self.after(TASK_SECONDS, lambda: self._advance(execution, body, None), name)
+
+    def _advance(self, execution: Execution, body: Workflow, answer: Any) -> None:
+        try:
+            state = body.send(answer)
+        except StopIteration:
+            execution.status = "succeeded"
+            return
+        if isinstance(state, Wait):
+            self.after(state.seconds, lambda: self._advance(execution, body, None), execution.name)
+            return
+        self._run_task(execution, body, state, attempt=1)
+
+    def _run_task(self, execution: Execution, body: Workflow, task: Task, attempt: int) -> None:
+        function = wiring.WORKFLOWS_BY_NAME[execution.workflow].task_function
+        if self.faults.task_fails(task.step):
+            ok, answer = False, None
+        else:
+            ok, answer = self.invoke(function, task.call)
+        if ok:
+            execution.answers.append((task.step, answer))
+            self.after(TASK_SECONDS, lambda: self._advance(execution, body, answer), execution.name)
+            return
+        interval, backoff, attempts = TASK_RETRY
+        if attempt >= attempts:
+            execution.status, execution.error = "failed", f"{task.step} failed {attempt} times"
+            body.close()
+            return
+        self.after(
+            interval * backoff ** (attempt - 1),
+            lambda: self._run_task(execution, body, task, attempt + 1),
+            f"{execution.name} retry",
+        )
+
+
+# -- the adapters of the ports -------------------------------------------------------
+
+
+class _Timers:
+    """``TimeoutScheduler``: the time-outs queue (SQS standard, per-message delay)."""
+
+    def __init__(self, cloud: Cloud) -> None:
+        self._cloud = cloud
+
+    def arm(self, message: TimeoutDue | RebuyDue, delay_seconds: int) -> None:
+        cloud = self._cloud
+        cloud.send("timeouts", message, cloud.services.timeouts.on_timeout, delay=delay_seconds)
+        if isinstance(message, TimeoutDue):
+            cloud.on_armed(message, float(delay_seconds))
+
+
+class _Fifo:
+    """``CoordinatorQueue``: one FIFO group per tournament, a message at a time, redelivered in order."""
+
+    def __init__(self, cloud: Cloud) -> None:
+        self._cloud = cloud
+        self._groups: dict[str, deque[tuple[HandEnded | RebuyClosed, int]]] = {}
+        self._busy: set[str] = set()
+
+    def hand_ended(self, message: HandEnded) -> None:
+        self._send(message)
+
+    def rebuy_closed(self, message: RebuyClosed) -> None:
+        self._send(message)
+
+    def _send(self, message: HandEnded | RebuyClosed) -> None:
+        copies, late = self._cloud.faults.delivery("coordinator")
+        group = self._groups.setdefault(message.tournament_id, deque())
+        for _ in range(copies):
+            group.append((message, 1))
+        self._poll(message.tournament_id, DELIVERY_SECONDS + late)
+
+    def _poll(self, group_id: str, delay: float) -> None:
+        if group_id in self._busy or not self._groups.get(group_id):
+            return
+        self._busy.add(group_id)
+        self._cloud.after(delay, lambda: self._deliver(group_id), "coordinator")
+
+    def _deliver(self, group_id: str) -> None:
+        cloud = self._cloud
+        group = self._groups[group_id]
+        message, receives = group[0]
+        ok, _ = cloud.invoke("coordinator", lambda: cloud.services.coordinator.on_hand_ended(message))
+        self._busy.discard(group_id)
+        spec = QUEUES["coordinator"]
+        if ok:
+            group.popleft()
+            self._poll(group_id, DELIVERY_SECONDS)
+        elif receives >= spec.max_receive_count:
+            group.popleft()
+            cloud.dead_letters.append(message)
+            self._poll(group_id, DELIVERY_SECONDS)
+        else:
+            group[0] = (message, receives + 1)
+            self._poll(group_id, spec.visibility_timeout_seconds)
+
+    def pending(self) -> int:
+        return sum(len(g) for g in self._groups.values())
+
+
+class _StartScheduler:
+    """``StartScheduler``: one-time schedules at each tournament's start (EventBridge Scheduler)."""
+
+    def __init__(self, cloud: Cloud) -> None:
+        self._cloud = cloud
+        self._generation: dict[str, int] = {}
+
+    def schedule(self, tournament_id: str, at: datetime) -> None:
+        generation = self._generation[tournament_id] = self._generation.get(tournament_id, 0) + 1
+        cloud = self._cloud
+
+        def fire(attempt: int = 1) -> None:
+            if self._generation.get(tournament_id) != generation:
+                return  # deleted or replaced
+            ok, _ = cloud.invoke("start", lambda: cloud.services.start.start_due(tournament_id))
+            if not ok and attempt < 185:  # the Scheduler's default retry policy
+                cloud.after(min(60.0 * attempt, 900.0), lambda: fire(attempt + 1), "start schedule retry")
+
+        copies, late = cloud.faults.delivery("start")
+        for copy in range(copies):
+            cloud.at(at + timedelta(seconds=late + copy * cloud.faults.duplicate_lag()), fire, "start schedule")
+
+    def cancel(self, tournament_id: str) -> None:
+        self._generation[tournament_id] = -1
+
+
+class _Workflows:
+    """``Workflows``: executions named as ``adapters/aws.py`` names them, so a repeated start is a no-op."""
+
+    def __init__(self, cloud: Cloud) -> None:
+        self._cloud = cloud
+
+    def start_tournament(self, tournament_id: str) -> None:
+        self._cloud.execute(f"start-{tournament_id}", "start", start_workflow(self._cloud.services, tournament_id))
+
+    def recover(self, tournament_id: str) -> None:
+        stamp = self._cloud.now().astimezone(UTC).strftime("%Y%m%dT%H%M%S")
+        body = recovery_workflow(self._cloud.services, tournament_id)
+        self._cloud.execute(f"recover-{tournament_id}-{stamp}", "recovery", body)
+
+
+class _Pushes:
+    """``Pushes`` with no connection: nothing is built or sent (bots read what they may see from the store).
+
+    Messages to one player reach ``on_player_message`` (the bots hear their rebuy offers there).
+    """
+
+    def __init__(self) -> None:
+        self.on_player_message: Callable[[str, dict[str, Any]], None] = lambda player, message: None
+
+    def to_table(
+        self, tournament_id: str, table_id: str, everyone: Mapping[str, Any], personal: Mapping[str, Mapping[str, Any]]
+    ) -> None:
+        return None
+
+    def to_table_views(
+        self, tournament_id: str, table_id: str, view: Callable[[str | None], Mapping[str, Any]]
+    ) -> None:
+        return None
+
+    def to_player(self, player_id: str, message: Mapping[str, Any]) -> None:
+        self.on_player_message(player_id, dict(message))
+
+
+# -- the workflows, state by state as infra/workflows.py declares them ------------------
+
+
+def start_workflow(services: Services, tid: str) -> Workflow:
+    """``WorkflowStart``: CloseRegistration -> Cancelled? -> SeatBatches (Map) -> DealFirstHands (Map)."""
+    start = services.start
+    plan = yield Task("close_registration", lambda: start.close_registration(tid))
+    if plan is None or plan.status == "cancelled":
+        return
+    for batch in plan.batches:
+        yield Task("seat_batch", functools.partial(start.seat_batch, tid, batch))
+    for batch in plan.batches:
+        yield Task("deal_first_hands", functools.partial(_deal_batch, services, tid, batch))
+
+
+def _deal_batch(services: Services, tid: str, batch: int) -> Any:
+    """``DealBatch``: the batch's tables are what ``seat_batch`` wrote (``functions/start_tasks``)."""
+    start = services.start
+    return start.deal_first_hands(tid, start.seat_batch(tid, batch).tables)
+
+
+def recovery_workflow(services: Services, tid: str) -> Workflow:
+    """``WorkflowRecovery``: CancelHands -> TryRestart, every minute until restarted or 20 minutes -> Compensate."""
+    recovery = services.recovery
+    yield Task("cancel_hands", lambda: recovery.cancel_hands(tid))
+    while True:
+        step = yield Task("try_restart", lambda: recovery.try_restart(tid))
+        outcome = step.outcome if step is not None else "nothing"
+        if outcome in ("restarted", "nothing"):
+            return
+        if outcome == "compensate":
+            break
+        yield Wait(wiring.RECOVERY_RETRY_SECONDS)
+    while True:
+        step = yield Task("compensate", lambda: recovery.compensate(tid))
+        if step is None or getattr(step, "more", False) is not True:
+            return
