@@ -12,7 +12,6 @@ refunds everyone in full.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from tourney.domain.errors import Conflict, InvalidConfiguration, StaleVersion
@@ -112,6 +111,7 @@ class AdminService:
 
     def terminate(self, tid: str, operator: str, reason: str) -> Terminated:
         """Terminate (rule 17; recovery takes over) or, before the start, cancel with full refunds (rule 17.6)."""
+        from tourney.services.recover import terminate_running
         from tourney.services.start import refund_everyone
 
         def attempt() -> Terminated:
@@ -125,17 +125,7 @@ class AdminService:
                 return Terminated(tid, str(TournamentStatus.CANCELLED), None)
             if record.status is not TournamentStatus.RUNNING:
                 raise Conflict(f"{tid} is {record.status}: there is nothing to terminate")
-            ended = replace(
-                record,
-                status=TournamentStatus.TERMINATED,
-                terminated_at=now,
-                terminated_by=operator,
-                termination_reason=reason,
-            )
-            uow = self._d.store.unit_of_work()
-            uow.save(ended)
-            uow.commit()
-            self._d.workflows.recover(tid)
+            ended = terminate_running(self._d, record, operator, reason, now)
             return Terminated(tid, str(ended.status), now)
 
         return retrying(self._d, attempt)

@@ -14,6 +14,13 @@ processed in two steps. ``HandEnded`` writes the history and opens the
 window (a ``RebuyDue`` time-out); ``RebuyClosed`` (the time ran out, or every
 bust-out rebought) eliminates those still without chips and does the rest.
 The table is between hands the whole time, so moves stay legal.
+
+Once the tournament is terminated (its state says so, written with the
+termination: ``recover.terminate_running``), a hand end that was pending is
+still settled, its places and prizes included, and the tables' moves made,
+but no hand is dealt and no rebuy window opens (no rebuy is accepted then);
+players out of chips are eliminated at once. The restart deals again
+(RULES.md, rule 17: nothing moves until it restarts or is compensated).
 """
 
 from __future__ import annotations
@@ -35,6 +42,9 @@ from tourney.services.records import CoordinatorRecord, EntrantRecord, HandRecor
 from tourney.services.tables import after_write, deal, push_table, retrying
 from tourney.services.views import Coordinated, PlaceView
 
+IN_PLAY = (TournamentStatus.RUNNING, TournamentStatus.TERMINATED)
+"""A terminated tournament's hand ends are still settled (places and prizes), without dealing (rule 17)."""
+
 
 class CoordinatorService:
     def __init__(self, deps: Deps) -> None:
@@ -54,7 +64,7 @@ class CoordinatorService:
         except NotFound:
             return duplicate
         coordinator = store.coordinators.get(tid)
-        if coordinator is None or coordinator.state.status is not TournamentStatus.RUNNING:
+        if coordinator is None or coordinator.state.status not in IN_PLAY:
             return duplicate
         table = record.table
         if (
@@ -74,7 +84,7 @@ class CoordinatorService:
             writes[("hand",)] = self._history(record, now)
             record = self._add_pending_chips(record)
             held = self._held_without_chips(record)
-            if held and state.rebuys_open(now):
+            if held and state.rebuys_open(now):  # never once terminated: no rebuy is accepted then
                 record = replace(record, rebuy_pending=held, updated_at=now)
                 uow = store.unit_of_work()
                 uow.save(writes[("hand",)])
@@ -115,9 +125,14 @@ class CoordinatorService:
                 table.remove_player(occupant.player)
             busted.append(BustOut(occupant.player, ended.starting_stacks[occupant.seat]))
         survivors = tuple(table.active.values())
+        halted = state.status is TournamentStatus.TERMINATED
+        if halted:
+            state.status = TournamentStatus.RUNNING  # settled as in play; nothing is dealt below
         result = state.hand_ended(
             record.table_id, busted, survivors, now, lambda: store.ledger.balance(pool_account(tid))
         )
+        if halted and state.status is TournamentStatus.RUNNING:
+            state.status = TournamentStatus.TERMINATED
         decision = result.decision
         record = replace(record, coordinated_hand=table.hand_number, rebuy_pending=(), updated_at=now)
         tables: dict[str, TableRecord] = {record.table_id: record}
@@ -153,15 +168,15 @@ class CoordinatorService:
         to_deal: list[str] = []
         if decision.finished:
             tables[record.table_id] = replace(tables[record.table_id], closed=True)
-        else:
+        elif not halted:
             candidates = [record.table_id] if decision.deals else []
             candidates += list(decision.resumed)
             if decision.final_table is not None:
                 candidates.append(decision.final_table)
             for table_id in dict.fromkeys(candidates):
                 current = table_of(table_id)
-                if current.closed or current.table.hand_in_progress:
-                    continue
+                if current.closed or current.halted or current.table.hand_in_progress:
+                    continue  # a halted table deals again when its tournament restarts
                 if table_id != record.table_id and current.coordinated_hand < current.table.hand_number:
                     continue  # its own hand end is on the way: it deals then
                 dealt = deal(d, current, state, now)

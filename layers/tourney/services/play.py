@@ -12,18 +12,26 @@ Rebuys and add-ons are paid at once (the ledger entries, the entrant's record
 and the table in one unit of work); the chips are added at once when the
 buyer is not dealt in the hand in progress, else when it ends (the
 coordinator adds ``pending_chips``), so nobody's stack changes in a hand.
+
+Once the tournament is terminated nothing is accepted (``Conflict``, 409)
+until it restarts (RULES.md, rule 17). An action still reads only its table:
+``cancel_hands`` marks every table ``halted`` in the write that cancels its
+hand, so an action that slipped in before is voided with that hand. Rebuys,
+add-ons, away and back read the tournament and commit on its version, so one
+racing the termination either commits before it or is refused.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from tourney.domain.errors import IllegalAction, NoHandInProgress, NotFound, NotSeated
+from tourney.domain.errors import Conflict, IllegalAction, NoHandInProgress, NotFound, NotSeated
 from tourney.domain.fees import Purchase, split_payment
 from tourney.domain.hand import ActionKind
+from tourney.domain.registration import TournamentStatus
 from tourney.services.deps import Deps
 from tourney.services.messages import RebuyClosed, TimeoutDue
-from tourney.services.records import EntrantRecord, TableRecord
+from tourney.services.records import EntrantRecord, TableRecord, TournamentRecord
 from tourney.services.tables import after_write, push_table, retrying
 from tourney.services.views import ActionOutcome, PresenceView, PurchaseView
 
@@ -45,6 +53,8 @@ class PlayService:
             record = self._d.store.tables.get(tid, table)
             if record.closed:
                 raise NoHandInProgress(f"table {table} is closed")
+            if record.halted:
+                raise Conflict(f"{tid} is terminated: no action is accepted until it restarts (rule 17)")
             record.table.act(player, kind, amount, hand=hand, seq=seq)
             fresh = replace(record, updated_at=self._d.clock.now())
             uow = self._d.store.unit_of_work()
@@ -56,9 +66,12 @@ class PlayService:
 
         return retrying(self._d, attempt)
 
-    def _state(self, tid: str):  # type: ignore[no-untyped-def]
-        coordinator = self._d.store.coordinators.get(tid)
-        return coordinator.state if coordinator is not None else None
+    def _in_play(self, tid: str) -> TournamentRecord:
+        """The tournament, refused (``Conflict``) unless it is running: nothing moves once terminated (rule 17)."""
+        t = self._d.store.tournaments.get(tid)
+        if t.status is not TournamentStatus.RUNNING:
+            raise Conflict(f"{tid} is {t.status}: nothing is accepted until it restarts (rule 17)")
+        return t
 
     def _entrant_table(self, tid: str, player: str) -> tuple[EntrantRecord, TableRecord]:
         entrant = self._d.store.entrants.get(tid, player)
@@ -77,6 +90,7 @@ class PlayService:
     def _purchase(self, tid: str, player: str, purchase: Purchase) -> PurchaseView:
         d = self._d
         now = d.clock.now()
+        t = self._in_play(tid)
         coordinator = d.store.coordinators.get(tid)
         if coordinator is None:
             raise NotFound(f"{tid} is not running")
@@ -103,6 +117,7 @@ class PlayService:
             table.stack(table.seat_of(p)) > 0 for p in record.rebuy_pending if p in table.players.values()
         )
         uow = d.store.unit_of_work()
+        uow.check(t)  # a termination committed meanwhile refuses it (read again: StaleVersion)
         uow.post(entries)
         uow.save(replace(entrant, contribution=contribution))
         uow.save(fresh)
@@ -123,6 +138,7 @@ class PlayService:
 
     def _presence(self, tid: str, player: str, *, away: bool) -> PresenceView:
         d = self._d
+        t = self._in_play(tid)
         _, record = self._entrant_table(tid, player)
         if away:
             record.table.set_away(player)
@@ -130,6 +146,7 @@ class PlayService:
             record.table.come_back(player)
         fresh = replace(record, updated_at=d.clock.now())
         uow = d.store.unit_of_work()
+        uow.check(t)
         uow.save(fresh)
         uow.commit()
         stored = replace(fresh, version=fresh.version + 1)

@@ -63,6 +63,14 @@ class TournamentRecord:
     terminated_at: datetime | None = None
     termination_reason: str = ""
     terminated_by: str = ""
+    restarted_at: datetime | None = None
+    """The last restart after a termination (the watchdog's, or an operator's within the 20 minutes)."""
+    restarted_by: str = ""
+    restart_reason: str = ""
+    recovery_seen_at: datetime | None = None
+    """The last step of a recovery workflow run for the current termination (the watchdog re-requests a lost one)."""
+    cancelled_by: str = ""
+    cancel_reason: str = ""
     tables_at_start: int = 0
     batches: int = 0
     players_at_start: int = 0
@@ -157,7 +165,10 @@ class TableRecord:
     ``rebuy_pending``: players held at the table with no chips while their
     rebuy window runs (RULES.md, Rebuys). ``pending_chips``: chips bought
     (rebuy, add-on) during a hand the buyer is dealt in, added when it ends.
-    ``closed``: broken, or the tournament is over. ``decision_seconds`` and
+    ``closed``: broken, or the tournament is over. ``halted``: the tournament
+    was terminated; nothing is dealt and no action is accepted here until a
+    restart clears it (RULES.md, rule 17; set by ``cancel_hands`` in the same
+    write that cancels the hand in progress). ``decision_seconds`` and
     ``away_seconds``: the tournament's decision times (RULES.md, rule 16), kept
     here so an action needs no other item than its table.
     """
@@ -172,6 +183,7 @@ class TableRecord:
     rebuy_pending: tuple[str, ...] = ()
     pending_chips: tuple[tuple[str, int], ...] = ()
     closed: bool = False
+    halted: bool = False
     decision_seconds: int = 15
     away_seconds: int = 5
     version: int = 0

@@ -23,7 +23,7 @@ from tourney.domain.recovery import Contribution, Stack, Termination, compensate
 from tourney.domain.registration import TournamentStatus
 from tourney.services.deps import Deps
 from tourney.services.messages import HandEnded
-from tourney.services.records import TableRecord
+from tourney.services.records import TableRecord, TournamentRecord
 from tourney.services.start import refund_everyone
 from tourney.services.tables import after_write, arm, deal, retrying
 from tourney.services.views import RecoveryStep, SweepReport, WatchReport
@@ -38,6 +38,39 @@ WATCHDOG = "watchdog"
 ENTRIES_PER_UNIT = 20
 
 
+def terminate_running(deps: Deps, t: TournamentRecord, by: str, reason: str, now: datetime) -> TournamentRecord:
+    """Terminate a running tournament (rule 17) and start its recovery workflow; the terminated record.
+
+    One unit of work writes the tournament (terminated: who, when, why) and
+    the coordinator's state (terminated, its clock paused at ``now``), both on
+    their versions: from this commit on the coordinator settles hand ends
+    without dealing, and no rebuy, add-on, away or back is accepted (they
+    check the tournament's version). The tables learn it from ``cancel_hands``,
+    the workflow's first step, which halts them. ``StaleVersion`` when either
+    changed since it was read (the caller reads again).
+    """
+    ended = replace(
+        t,
+        status=TournamentStatus.TERMINATED,
+        terminated_at=now,
+        terminated_by=by,
+        termination_reason=reason,
+        recovery_seen_at=None,
+    )
+    uow = deps.store.unit_of_work()
+    uow.save(ended)
+    coordinator = deps.store.coordinators.get(t.tournament_id)
+    if coordinator is not None:
+        state = coordinator.state
+        state.status = TournamentStatus.TERMINATED
+        if state.clock is not None and not state.clock.is_paused:
+            state.clock = state.clock.pause(now)
+        uow.save(coordinator)
+    uow.commit()
+    deps.workflows.recover(t.tournament_id)
+    return replace(ended, version=ended.version + 1)
+
+
 class RecoveryService:
     def __init__(self, deps: Deps) -> None:
         self._d = deps
@@ -46,7 +79,14 @@ class RecoveryService:
         return [t for t in self._d.store.tables.list(tid) if not t.closed]
 
     def cancel_hands(self, tid: str) -> RecoveryStep:
-        """Cancel every hand in progress (rule 17.1) and pause the clock at the termination."""
+        """Halt every table, cancelling its hand in progress (rule 17.1), and pause the clock at the termination.
+
+        Each table is written once, ``halted`` with its hand cancelled, on the
+        condition that the tournament is still the one read (terminated, not
+        restarted meanwhile): a table halted after a restart would never deal
+        again. An action that reached a table between the termination and this
+        write is voided with its hand.
+        """
         d = self._d
         t = d.store.tournaments.get(tid)
         if t.status is not TournamentStatus.TERMINATED or t.terminated_at is None:
@@ -54,17 +94,23 @@ class RecoveryService:
         cancelled = 0
         for record in self._tables(tid):
 
-            def cancel_one(table_id: str = record.table_id) -> int:
+            def halt_one(table_id: str = record.table_id, terminated_at: datetime = t.terminated_at) -> int:
+                now_t = d.store.tournaments.get(tid)
+                if now_t.status is not TournamentStatus.TERMINATED or now_t.terminated_at != terminated_at:
+                    return 0  # restarted (or terminated again) meanwhile: not this termination's table any more
                 current = d.store.tables.get(tid, table_id)
-                if not current.table.hand_in_progress:
+                in_progress = current.table.hand_in_progress
+                if current.halted and not in_progress:
                     return 0
-                current.table.cancel_hand()
+                if in_progress:
+                    current.table.cancel_hand()
                 uow = d.store.unit_of_work()
-                uow.save(replace(current, updated_at=d.clock.now()))
+                uow.check(now_t)
+                uow.save(replace(current, halted=True, updated_at=d.clock.now()))
                 uow.commit()
-                return 1
+                return 1 if in_progress else 0
 
-            cancelled += retrying(d, cancel_one)
+            cancelled += retrying(d, halt_one)
         terminated_at = t.terminated_at
 
         def pause() -> None:
@@ -91,43 +137,83 @@ class RecoveryService:
             return RecoveryStep(tid, "compensate")
         if t.terminated_by != WATCHDOG:
             return RecoveryStep(tid, "retry", seconds_left=left)
-        coordinator = d.store.coordinators.get(tid)
-        if coordinator is None:
+        if not self._restart(tid, WATCHDOG, "the tables can deal again"):
             return RecoveryStep(tid, "retry", seconds_left=left)
-        state = coordinator.state
-        if state.clock is not None and state.clock.is_paused:
-            state.clock = state.clock.resume(now)
-        state.status = TournamentStatus.RUNNING
-        uow = d.store.unit_of_work()
-        uow.save(coordinator)
-        uow.save(replace(t, status=TournamentStatus.RUNNING))
-        uow.commit()
-        for record in self._tables(tid):
-            self._resume(record.table_id, tid)
         return RecoveryStep(tid, "restarted")
 
-    def _resume(self, table_id: str, tid: str) -> None:
+    def _restart(self, tid: str, by: str, reason: str) -> TournamentRecord | None:
+        """Restart a terminated tournament: the clock resumed (same level, same time left), every table dealt.
+
+        One unit of work writes the coordinator's state (running, its clock
+        resumed) and the tournament (running, who restarted it and why); then
+        each table is cleared of ``halted`` and dealt, or its pending hand end
+        sent to the coordinator, which deals it. None when it is not
+        terminated (any more). A tournament terminated before its first deal
+        starts its clock now (``started_at``).
+        """
         d = self._d
 
+        def attempt() -> TournamentRecord | None:
+            t = d.store.tournaments.get(tid)
+            coordinator = d.store.coordinators.get(tid)
+            if t.status is not TournamentStatus.TERMINATED or t.terminated_at is None or coordinator is None:
+                return None
+            now = d.clock.now()
+            state = coordinator.state
+            if state.clock is not None and state.clock.is_paused:
+                state.clock = state.clock.resume(now)
+            first_deal = state.first_hand_dealt(now)
+            state.status = TournamentStatus.RUNNING
+            restarted = replace(
+                t,
+                status=TournamentStatus.RUNNING,
+                restarted_at=now,
+                restarted_by=by,
+                restart_reason=reason,
+                started_at=now if first_deal else t.started_at,
+            )
+            uow = d.store.unit_of_work()
+            uow.save(coordinator)
+            uow.save(restarted)
+            uow.commit()
+            return replace(restarted, version=restarted.version + 1)
+
+        restarted = retrying(d, attempt)
+        if restarted is None:
+            return None
+        for record in self._tables(tid):
+            self._resume(record.table_id, restarted)
+        return restarted
+
+    def _resume(self, table_id: str, restarted: TournamentRecord) -> None:
+        d = self._d
+        tid = restarted.tournament_id
+
         def attempt() -> None:
+            t = d.store.tournaments.get(tid)
+            if t.status is not TournamentStatus.RUNNING or t.restarted_at != restarted.restarted_at:
+                return  # terminated again meanwhile: the next restart resumes it
             record = d.store.tables.get(tid, table_id)
             table = record.table
             hand = table.hand
             over = hand is not None and hand.is_over and not hand.is_cancelled
-            if over and record.coordinated_hand < table.hand_number:
-                d.coordination.hand_ended(HandEnded(tournament_id=tid, table=table_id, hand=table.hand_number))
-                return
+            pending = over and record.coordinated_hand < table.hand_number
             coordinator = d.store.coordinators.get(tid)
             assert coordinator is not None
-            if table_id in coordinator.state.balancing.waiting:
-                return
-            fresh = deal(d, record, coordinator.state, d.clock.now())
-            if fresh is None:
-                return
-            uow = d.store.unit_of_work()
-            uow.save(fresh)
-            uow.commit()
-            after_write(d, replace(fresh, version=fresh.version + 1), "hand_dealt")
+            fresh = replace(record, halted=False)
+            dealt = None
+            if not pending and table_id not in coordinator.state.balancing.waiting:
+                dealt = deal(d, fresh, coordinator.state, d.clock.now())
+            if record.halted or dealt is not None:
+                written = dealt or fresh
+                uow = d.store.unit_of_work()
+                uow.check(t)
+                uow.save(written)
+                uow.commit()
+                if dealt is not None:
+                    after_write(d, replace(dealt, version=dealt.version + 1), "hand_dealt")
+            if pending:
+                d.coordination.hand_ended(HandEnded(tournament_id=tid, table=table_id, hand=table.hand_number))
 
         retrying(d, attempt)
 
@@ -231,17 +317,12 @@ class RecoveryService:
                         arm(d, record)
                         rearmed.append(record.table_id)
             if stalled:
-                uow = d.store.unit_of_work()
-                uow.save(
-                    replace(
-                        t,
-                        status=TournamentStatus.TERMINATED,
-                        terminated_at=now,
-                        terminated_by=WATCHDOG,
-                        termination_reason="tables made no progress",
-                    )
-                )
-                uow.commit()
-                d.workflows.recover(t.tournament_id)
+
+                def stop(tid: str = t.tournament_id) -> None:
+                    current = d.store.tournaments.get(tid)
+                    if current.status is TournamentStatus.RUNNING:
+                        terminate_running(d, current, WATCHDOG, "tables made no progress", now)
+
+                retrying(d, stop)
                 terminated.append(t.tournament_id)
         return WatchReport(tuple(terminated), tuple(resent), tuple(rearmed), running, tables_open)

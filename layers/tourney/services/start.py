@@ -246,11 +246,13 @@ class StartService:
         d = self._d
         store = d.store
 
-        def start_clock() -> TournamentState:
+        def start_clock() -> TournamentState | None:
             coordinator = store.coordinators.get(tid)
             if coordinator is None:
                 raise NotFound(f"{tid} has no tables planned")
             state = coordinator.state
+            if state.status is not TournamentStatus.RUNNING:
+                return None  # terminated during the start: the clock starts with the restart's deal
             now = d.clock.now()
             if state.first_hand_dealt(now):
                 t = store.tournaments.get(tid)
@@ -260,14 +262,16 @@ class StartService:
                 uow.commit()
             return state
 
-        state = retrying(d, start_clock)
+        state = retrying(d, start_clock) if store.tournaments.get(tid).status is TournamentStatus.RUNNING else None
+        if state is None:
+            return HandsDealt(tid, (), None)  # cancelled, or terminated during the start: nothing is dealt
         dealt: list[str] = []
         for table_id in tables:
 
             def deal_one(table_id: str = table_id) -> None:
                 record = store.tables.get(tid, table_id)
-                if record.table.hand_number > 0:
-                    return
+                if record.table.hand_number > 0 or record.halted:
+                    return  # dealt already, or halted by a termination (the restart deals it)
                 fresh = deal(d, record, state, d.clock.now())
                 if fresh is None:
                     return
