@@ -1,4 +1,4 @@
-"""The operators' HTTP API (CONTRACT.md): create and announce tournaments, terminate them, credit accounts.
+"""The operators' HTTP API (CONTRACT.md): create and announce tournaments; terminate, restart or cancel them; deposits.
 
 Every route is for the operators group only: a middleware refuses anyone else
 with 403 before a route runs. Creation and deposits honour ``Idempotency-Key``
@@ -18,11 +18,11 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from tourney.entrypoints.auth import http_caller
 from tourney.entrypoints.dependencies import Accounts, Admin, CurrentCaller
 from tourney.entrypoints.idempotency import once
-from tourney.entrypoints.models import CreateTournamentRequest, DepositRequest, TerminateRequest
+from tourney.entrypoints.models import CreateTournamentRequest, DepositRequest, RestartRequest, TerminateRequest
 from tourney.entrypoints.observability import correlate, logger, observed
 from tourney.entrypoints.resolver import error_responses, http_resolver
 from tourney.services.commands import CreateTournament
-from tourney.services.views import Created, DepositView, Terminated
+from tourney.services.views import Created, DepositView, Restarted, Terminated
 
 app = http_resolver()
 
@@ -72,6 +72,15 @@ def terminate(
     reason = body.reason if body is not None else TerminateRequest().reason
     logger.info("termination asked", extra={"operator": caller.player_id, "reason": reason})
     return admin.terminate(id, caller.player_id, reason)
+
+
+@app.post("/admin/tournaments/<id>/restart", responses=error_responses(403, 404, 409))
+def restart(id: TournamentId, caller: CurrentCaller, admin: Admin, body: RestartRequest | None = None) -> Restarted:
+    """Restart a terminated tournament within 20 minutes of its termination (RULES.md, rule 17); else 409."""
+    correlate(tournament_id=id)
+    reason = body.reason if body is not None else RestartRequest().reason
+    logger.info("restart asked", extra={"operator": caller.player_id, "reason": reason})
+    return admin.restart(id, caller.player_id, reason)
 
 
 @app.post("/admin/accounts/<player>/deposits", status_code=201, responses=error_responses(403, 409, success=201))

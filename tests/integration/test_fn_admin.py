@@ -137,3 +137,43 @@ def test_an_operator_terminates_a_running_tournament(memory: Services, clock: Fr
 def test_terminating_an_unknown_tournament_is_404(memory: Services, context) -> None:
     status, body = call(admin, context, "POST", "/admin/tournaments/nope/terminate", player="op", operator=True)
     assert (status, body["error"]) == (404, "not_found")
+
+
+def test_rule_17_an_operator_restarts_a_terminated_tournament_within_twenty_minutes(
+    memory: Services, clock: FrozenClock, context
+) -> None:
+    # Given a running tournament terminated by an operator
+    tid, table = running(memory, clock)
+    terminate = f"/admin/tournaments/{tid}/terminate"
+    call(admin, context, "POST", terminate, body={"reason": "x"}, player="op", operator=True)
+    # When the operator restarts it ten minutes later
+    clock.advance(10 * 60)
+    status, body = call(admin, context, "POST", f"/admin/tournaments/{tid}/restart",
+                        body={"reason": "fixed"}, player="op", operator=True)  # fmt: skip
+    # Then it runs again at its level, and its tables deal
+    assert status == 200 and (body["tournament_id"], body["status"], body["level"]) == (tid, "running", 1)
+    assert body["restarted_at"] and body["terminated_at"]
+    assert memory.adapters.store.tables.get(tid, table).table.hand_in_progress
+
+
+def test_rule_17_a_restart_after_twenty_minutes_or_of_a_running_tournament_is_409(
+    memory: Services, clock: FrozenClock, context
+) -> None:
+    tid, _ = running(memory, clock)
+    # A running tournament is not restarted
+    status, body = call(admin, context, "POST", f"/admin/tournaments/{tid}/restart", player="op", operator=True)
+    assert (status, body["error"]) == (409, "conflict")
+    # Nor one whose 20 minutes are over
+    terminate = f"/admin/tournaments/{tid}/terminate"
+    call(admin, context, "POST", terminate, body={"reason": "x"}, player="op", operator=True)
+    clock.advance(20 * 60)
+    status, body = call(admin, context, "POST", f"/admin/tournaments/{tid}/restart",
+                        body={"reason": "late"}, player="op", operator=True)  # fmt: skip
+    assert (status, body["error"]) == (409, "conflict") and "20 minutes" in body["message"]
+    assert memory.adapters.store.tournaments.get(tid).status == "terminated"
+
+
+def test_a_player_may_not_restart_a_tournament(memory: Services, clock: FrozenClock, context) -> None:
+    tid, _ = running(memory, clock)
+    status, body = call(admin, context, "POST", f"/admin/tournaments/{tid}/restart", body={}, player="ann")
+    assert (status, body["error"]) == (403, "forbidden")

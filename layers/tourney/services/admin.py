@@ -1,4 +1,4 @@
-"""Operators: create and announce a tournament, terminate one (RULES.md, rules 2, 17, 19).
+"""Operators: create and announce a tournament, terminate, restart or cancel one (RULES.md, rules 2, 17, 19).
 
 Creating writes the tournament and its registration counter shards in one
 unit of work and schedules the start (a Sit&Go has none: it starts when
@@ -21,7 +21,7 @@ from tourney.services.commands import CreateTournament
 from tourney.services.deps import Deps
 from tourney.services.records import CounterShard, TournamentRecord
 from tourney.services.tables import retrying
-from tourney.services.views import Created, Terminated
+from tourney.services.views import Created, Restarted, Terminated
 
 MAX_SHARDS = 50
 SEATS_PER_SHARD = 1_000
@@ -129,3 +129,9 @@ class AdminService:
             return Terminated(tid, str(ended.status), now)
 
         return retrying(self._d, attempt)
+
+    def restart(self, tid: str, operator: str, reason: str) -> Restarted:
+        """Restart a terminated tournament inside its 20 minutes (rule 17; ``RecoveryService.restart``)."""
+        from tourney.services.recover import RecoveryService
+
+        return RecoveryService(self._d).restart(tid, operator, reason)

@@ -9,7 +9,8 @@ the window is open). The window is the workflow's, not a process's.
 
 Reading: a tournament terminated by the watchdog (play stopped) is restarted
 as soon as its tables can deal again; one terminated by an operator is not
-restarted by itself (the operator decided it cannot go on): it is
+restarted by itself (the operator decided it cannot go on): the operator may
+restart it inside its 20 minutes (``restart``, RULES.md), else it is
 compensated when the 20 minutes are over.
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+from tourney.domain.errors import Conflict
 from tourney.domain.ledger import pool_account
 from tourney.domain.recovery import Contribution, Stack, Termination, compensate, compensation_entries
 from tourney.domain.registration import TournamentStatus
@@ -26,7 +28,7 @@ from tourney.services.messages import HandEnded
 from tourney.services.records import TableRecord, TournamentRecord
 from tourney.services.start import refund_everyone
 from tourney.services.tables import after_write, arm, deal, retrying
-from tourney.services.views import RecoveryStep, SweepReport, WatchReport
+from tourney.services.views import RecoveryStep, Restarted, SweepReport, WatchReport
 
 RESTART_WINDOW = timedelta(minutes=20)
 SWEEP_GRACE = timedelta(minutes=15)
@@ -141,6 +143,31 @@ class RecoveryService:
             return RecoveryStep(tid, "retry", seconds_left=left)
         return RecoveryStep(tid, "restarted")
 
+    def restart(self, tid: str, operator: str, reason: str) -> Restarted:
+        """An operator restarts a terminated tournament inside its 20 minutes (RULES.md, rule 17).
+
+        The hands in progress are cancelled first if the recovery workflow has
+        not done it yet (17.1); then the same level resumes with the time that
+        was left and every table deals (17.2). The workflow, at its next step,
+        finds it running and ends. Refused (``Conflict``, 409) when the
+        tournament is not terminated, or at or after termination + 20:00.000.
+        """
+        d = self._d
+        t = d.store.tournaments.get(tid)
+        if t.status is not TournamentStatus.TERMINATED or t.terminated_at is None or t.ended_at is not None:
+            raise Conflict(f"{tid} is {t.status}: only a terminated tournament, not yet compensated, restarts")
+        if d.clock.now() >= t.terminated_at + RESTART_WINDOW:
+            raise Conflict(f"{tid} was terminated at {t.terminated_at.isoformat()}: its 20 minutes are over")
+        self.cancel_hands(tid)
+        restarted = self._restart(tid, operator, reason)
+        if restarted is None:
+            status = d.store.tournaments.get(tid).status
+            raise Conflict(f"{tid} could not restart: it is {status}, or its 20 minutes are over")
+        coordinator = d.store.coordinators.get(tid)
+        assert coordinator is not None and restarted.restarted_at is not None
+        level = coordinator.state.level_number(restarted.restarted_at)
+        return Restarted(tid, str(restarted.status), restarted.terminated_at, restarted.restarted_at, level)
+
     def _restart(self, tid: str, by: str, reason: str) -> TournamentRecord | None:
         """Restart a terminated tournament: the clock resumed (same level, same time left), every table dealt.
 
@@ -159,6 +186,8 @@ class RecoveryService:
             if t.status is not TournamentStatus.TERMINATED or t.terminated_at is None or coordinator is None:
                 return None
             now = d.clock.now()
+            if t.ended_at is not None or now >= t.terminated_at + RESTART_WINDOW:
+                return None  # compensated, or its window closed: compensation may be under way
             state = coordinator.state
             if state.clock is not None and state.clock.is_paused:
                 state.clock = state.clock.resume(now)

@@ -268,6 +268,17 @@ class Terminated(View):
     cancelled_hands: int = 0
 
 
+@dataclass(frozen=True)
+class Restarted(View):
+    """``POST /admin/tournaments/{id}/restart``: running again, at the level it stopped in (rule 17.2)."""
+
+    tournament_id: str
+    status: str
+    terminated_at: datetime | None
+    restarted_at: datetime | None
+    level: int
+
+
 # -- play -----------------------------------------------------------------------
 
 
