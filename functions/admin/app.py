@@ -18,11 +18,17 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from tourney.entrypoints.auth import http_caller
 from tourney.entrypoints.dependencies import Accounts, Admin, CurrentCaller
 from tourney.entrypoints.idempotency import once
-from tourney.entrypoints.models import CreateTournamentRequest, DepositRequest, RestartRequest, TerminateRequest
+from tourney.entrypoints.models import (
+    CancelRequest,
+    CreateTournamentRequest,
+    DepositRequest,
+    RestartRequest,
+    TerminateRequest,
+)
 from tourney.entrypoints.observability import correlate, logger, observed
 from tourney.entrypoints.resolver import error_responses, http_resolver
 from tourney.services.commands import CreateTournament
-from tourney.services.views import Created, DepositView, Restarted, Terminated
+from tourney.services.views import Cancelled, Created, DepositView, Restarted, Terminated
 
 app = http_resolver()
 
@@ -72,6 +78,15 @@ def terminate(
     reason = body.reason if body is not None else TerminateRequest().reason
     logger.info("termination asked", extra={"operator": caller.player_id, "reason": reason})
     return admin.terminate(id, caller.player_id, reason)
+
+
+@app.post("/admin/tournaments/<id>/cancel", responses=error_responses(403, 404, 409))
+def cancel(id: TournamentId, caller: CurrentCaller, admin: Admin, body: CancelRequest | None = None) -> Cancelled:
+    """Cancel before the start, refunding everyone in full (RULES.md, rules 17.6, 19); 409 once it runs."""
+    correlate(tournament_id=id)
+    reason = body.reason if body is not None else CancelRequest().reason
+    logger.info("cancel asked", extra={"operator": caller.player_id, "reason": reason})
+    return admin.cancel(id, caller.player_id, reason)
 
 
 @app.post("/admin/tournaments/<id>/restart", responses=error_responses(403, 404, 409))

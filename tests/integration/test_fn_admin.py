@@ -177,3 +177,26 @@ def test_a_player_may_not_restart_a_tournament(memory: Services, clock: FrozenCl
     tid, _ = running(memory, clock)
     status, body = call(admin, context, "POST", f"/admin/tournaments/{tid}/restart", body={}, player="ann")
     assert (status, body["error"]) == (403, "forbidden")
+
+
+def test_rule_19_an_operator_cancels_before_the_start_and_everyone_is_refunded(
+    memory: Services, clock: FrozenClock, context
+) -> None:
+    # Given an announced tournament with two registered players
+    tid = announce(memory, clock)
+    fund(memory, "ann", "bob")
+    for player in ("ann", "bob"):
+        memory.registration.register(tid, player)
+    # When an operator cancels it
+    status, body = call(admin, context, "POST", f"/admin/tournaments/{tid}/cancel",
+                        body={"reason": "no dealers"}, player="op", operator=True)  # fmt: skip
+    # Then it is cancelled and both are refunded in full
+    assert status == 200 and (body["status"], body["refunded"]) == ("cancelled", 2)
+    assert memory.accounts.account("ann").balance == memory.accounts.account("bob").balance == 10_000
+
+
+def test_rule_19_cancelling_a_running_tournament_is_409(memory: Services, clock: FrozenClock, context) -> None:
+    tid, _ = running(memory, clock)
+    status, body = call(admin, context, "POST", f"/admin/tournaments/{tid}/cancel", body={}, player="op", operator=True)
+    assert (status, body["error"]) == (409, "already_started")
+    assert memory.adapters.store.tournaments.get(tid).status == "running"

@@ -89,6 +89,10 @@ class TerminateRequest(Request):
     reason: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)] = "terminated by an operator"
 
 
+class CancelRequest(Request):
+    reason: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)] = "cancelled by an operator"
+
+
 class RestartRequest(Request):
     reason: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)] = "restarted by an operator"
 

@@ -7,21 +7,23 @@ up to ``max_players`` (no item is written by every registration).
 
 Terminating a running tournament records who, when and why, and starts the
 recovery workflow (rule 17); before the start it cancels the tournament and
-refunds everyone in full.
+refunds everyone in full, as ``cancel`` does (which refuses once it runs). A
+restart is allowed inside the 20 minutes after a termination.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from tourney.domain.errors import Conflict, InvalidConfiguration, StaleVersion
+from tourney.domain.errors import AlreadyStarted, Conflict, InvalidConfiguration, StaleVersion
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.structure import AddOn, RebuyPeriod, TournamentConfig, TournamentFormat
 from tourney.services.commands import CreateTournament
 from tourney.services.deps import Deps
 from tourney.services.records import CounterShard, TournamentRecord
+from tourney.services.start import cancel_before_start
 from tourney.services.tables import retrying
-from tourney.services.views import Created, Restarted, Terminated
+from tourney.services.views import Cancelled, Created, Restarted, Terminated
 
 MAX_SHARDS = 50
 SEATS_PER_SHARD = 1_000
@@ -110,18 +112,23 @@ class AdminService:
         return Created(tid, str(record.status_at(now)), record.start_at)
 
     def terminate(self, tid: str, operator: str, reason: str) -> Terminated:
-        """Terminate (rule 17; recovery takes over) or, before the start, cancel with full refunds (rule 17.6)."""
+        """Terminate (rule 17; recovery takes over) or, before the start, cancel with full refunds (rule 17.6).
+
+        A terminate that finds the tournament registering cancels it; if the
+        start won that race, it terminates the running tournament instead.
+        """
         from tourney.services.recover import terminate_running
-        from tourney.services.start import refund_everyone
 
         def attempt() -> Terminated:
             now = self._d.clock.now()
             record = self._d.store.tournaments.get(tid)
             if record.status is TournamentStatus.TERMINATED:
                 return Terminated(tid, str(record.status), record.terminated_at)
-            if record.status is TournamentStatus.REGISTERING:
-                refund_everyone(self._d, tid)
-                self._d.start_scheduler.cancel(tid)
+            if record.status in (TournamentStatus.REGISTERING, TournamentStatus.CANCELLED):
+                try:
+                    cancel_before_start(self._d, tid, operator, reason)
+                except AlreadyStarted:
+                    raise StaleVersion(f"{tid} started as it was cancelled") from None  # read again: terminate
                 return Terminated(tid, str(TournamentStatus.CANCELLED), None)
             if record.status is not TournamentStatus.RUNNING:
                 raise Conflict(f"{tid} is {record.status}: there is nothing to terminate")
@@ -129,6 +136,16 @@ class AdminService:
             return Terminated(tid, str(ended.status), now)
 
         return retrying(self._d, attempt)
+
+    def cancel(self, tid: str, operator: str, reason: str) -> Cancelled:
+        """Cancel before the start, refunding everyone in full (rules 17.6, 19); ``AlreadyStarted`` (409) once running.
+
+        Racing the start workflow, exactly one wins (``start.cancel_before_start``).
+        A second cancel answers ``cancelled`` again and refunds nobody twice.
+        """
+        refunded = cancel_before_start(self._d, tid, operator, reason)
+        t = self._d.store.tournaments.get(tid)
+        return Cancelled(tid, str(t.status), refunded, t.closed_at)
 
     def restart(self, tid: str, operator: str, reason: str) -> Restarted:
         """Restart a terminated tournament inside its 20 minutes (rule 17; ``RecoveryService.restart``)."""

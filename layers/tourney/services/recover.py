@@ -19,14 +19,14 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from tourney.domain.errors import Conflict
+from tourney.domain.errors import AlreadyStarted, Conflict
 from tourney.domain.ledger import pool_account
 from tourney.domain.recovery import Contribution, Stack, Termination, compensate, compensation_entries
 from tourney.domain.registration import TournamentStatus
 from tourney.services.deps import Deps
 from tourney.services.messages import HandEnded
 from tourney.services.records import TableRecord, TournamentRecord
-from tourney.services.start import refund_everyone
+from tourney.services.start import cancel_before_start
 from tourney.services.tables import after_write, arm, deal, retrying
 from tourney.services.views import RecoveryStep, Restarted, SweepReport, WatchReport
 
@@ -307,9 +307,14 @@ class RecoveryService:
         refunded: list[str] = []
         players = 0
         for t in d.store.tournaments.list():
-            if t.status is TournamentStatus.REGISTERING and t.start_at is not None and now >= t.start_at + SWEEP_GRACE:
-                players += refund_everyone(d, t.tournament_id)
-                d.start_scheduler.cancel(t.tournament_id)
+            due = t.start_at is not None and now >= t.start_at + SWEEP_GRACE
+            late = t.status is TournamentStatus.REGISTERING and due
+            cut_short = t.status is TournamentStatus.CANCELLED and t.ended_at is None  # a cancel that did not finish
+            if late or cut_short:
+                try:
+                    players += cancel_before_start(d, t.tournament_id, "sweeper", "did not start")
+                except AlreadyStarted:
+                    continue  # it started as the sweeper came
                 refunded.append(t.tournament_id)
         return SweepReport(tuple(refunded), players)
 

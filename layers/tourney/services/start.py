@@ -7,8 +7,9 @@
   secure generator and store the draw in batches of ``BATCH_TABLES`` tables
   (``SeatingPlan``), then the coordinator's state and the tournament
   (running). Each part is idempotent: a retried step finds what it wrote.
+  A cancel racing the start: see ``cancel_before_start`` (exactly one wins).
 * ``seat_batch``: write one batch's tables, each with its button drawn by
-  cards, and the entrants' records.
+  cards, and the entrants' records (nothing once cancelled).
 * ``deal_first_hands``: start the clock (``started_at``: the first hand dealt)
   and deal the first hand at each table, arming the time-outs.
 """
@@ -18,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from tourney.domain.errors import NotFound, NotStartedYet, StaleVersion
+from tourney.domain.errors import AlreadyStarted, NotFound, NotStartedYet, StaleVersion
 from tourney.domain.fees import Purchase, refund_entry
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.seating import draw_start
@@ -30,9 +31,11 @@ from tourney.services.messages import StartPlan
 from tourney.services.records import (
     CoordinatorRecord,
     EntrantRecord,
+    RegistrationRecord,
     RegistrationState,
     SeatingPlan,
     TableRecord,
+    TournamentRecord,
 )
 from tourney.services.tables import after_write, deal, retrying
 from tourney.services.views import BatchSeated, HandsDealt, StartDue
@@ -43,22 +46,44 @@ REFUNDS_PER_UNIT = 15
 
 
 def refund_registrations(deps: Deps, tid: str, states: Sequence[RegistrationState]) -> int:
-    """Refund buy-in and fee in full to every registration in ``states`` (rules 3, 4, 17.6); idempotent by key."""
+    """Refund buy-in and fee in full to every registration in ``states`` (rules 3, 4, 17.6); idempotent by key.
+
+    Registrations are refunded ``REFUNDS_PER_UNIT`` per unit of work; a unit
+    that lost a race (the start refunding the waiting list while an operator
+    cancels) reads its registrations again and refunds those still due. The
+    count is of the registrations this call refunded.
+    """
+    t = deps.store.tournaments.get(tid)
+    due = [r for r in deps.store.registrations.list(tid) if r.state in states]
+    return sum(
+        _refund_chunk(deps, t, due[i : i + REFUNDS_PER_UNIT], states) for i in range(0, len(due), REFUNDS_PER_UNIT)
+    )
+
+
+def _refund_chunk(
+    deps: Deps, t: TournamentRecord, chunk: Sequence[RegistrationRecord], states: Sequence[RegistrationState]
+) -> int:
     store = deps.store
-    t = store.tournaments.get(tid)
-    config = t.config
-    now = deps.clock.now()
-    due = [r for r in store.registrations.list(tid) if r.state in states]
-    for i in range(0, len(due), REFUNDS_PER_UNIT):
+    tid = t.tournament_id
+    attempts = 0
+
+    def attempt() -> int:
+        nonlocal attempts
+        records = list(chunk)
+        if attempts:  # lost a race: read them again, refund those still due
+            found = (store.registrations.get(tid, r.player_id) for r in chunk)
+            records = [r for r in found if r is not None and r.state in states]
+        attempts += 1
+        now = deps.clock.now()
         uow = store.unit_of_work()
-        for r in due[i : i + REFUNDS_PER_UNIT]:
+        for r in records:
             entry = refund_entry(
                 f"refund:{tid}:{r.player_id}:{r.number}",
                 Purchase.BUY_IN,
                 tid,
                 r.player_id,
-                config.buy_in,
-                config.entry_fee,
+                t.config.buy_in,
+                t.config.entry_fee,
                 now,
                 t.house_shards,
             )
@@ -66,7 +91,9 @@ def refund_registrations(deps: Deps, tid: str, states: Sequence[RegistrationStat
                 uow.post([entry])
             uow.save(replace(r, state=RegistrationState.REFUNDED, shard=None))
         uow.commit()
-    return len(due)
+        return len(records)
+
+    return retrying(deps, attempt)
 
 
 def seal_registration(deps: Deps, tid: str) -> None:
@@ -86,22 +113,54 @@ def seal_registration(deps: Deps, tid: str) -> None:
     retrying(deps, attempt)
 
 
-def refund_everyone(deps: Deps, tid: str) -> int:
-    """Cancel before the start: seal, refund every registered and wait-listed player, mark cancelled (17.6)."""
+def cancel_before_start(deps: Deps, tid: str, by: str = "", reason: str = "") -> int:
+    """Cancel a tournament that has not started and refund everyone in full (rules 17.6, 19); players refunded.
+
+    The tournament is marked cancelled first, on its version and only while
+    it is registering: the start commits ``running`` on the same version, so
+    of a cancel and a start racing exactly one wins (a cancel that loses is
+    ``AlreadyStarted``, 409; a start that loses ends ``cancelled`` before it
+    seats or deals anything). Then registration is sealed, every registered
+    and wait-listed player refunded (idempotent by key) and ``ended_at`` set;
+    a cancel cut short is finished by calling this again (the sweeper does).
+    """
+
+    def mark() -> TournamentRecord:
+        t = deps.store.tournaments.get(tid)
+        if t.status is TournamentStatus.CANCELLED:
+            return t
+        if t.status is not TournamentStatus.REGISTERING:
+            raise AlreadyStarted(f"{tid} is {t.status}: only a tournament that has not started can be cancelled")
+        cancelled = replace(
+            t, status=TournamentStatus.CANCELLED, closed_at=deps.clock.now(), cancelled_by=by, cancel_reason=reason
+        )
+        uow = deps.store.unit_of_work()
+        uow.save(cancelled)
+        uow.commit()
+        return replace(cancelled, version=cancelled.version + 1)
+
+    t = retrying(deps, mark)
+    if t.ended_at is not None:
+        return 0
+    deps.start_scheduler.cancel(tid)
     seal_registration(deps, tid)
     refunded = refund_registrations(deps, tid, (RegistrationState.REGISTERED, RegistrationState.WAITLISTED))
 
-    def attempt() -> None:
-        t = deps.store.tournaments.get(tid)
-        if t.status is TournamentStatus.CANCELLED:
+    def finish() -> None:
+        current = deps.store.tournaments.get(tid)
+        if current.ended_at is not None:
             return
         uow = deps.store.unit_of_work()
-        now = deps.clock.now()
-        uow.save(replace(t, status=TournamentStatus.CANCELLED, closed_at=now, ended_at=now))
+        uow.save(replace(current, ended_at=deps.clock.now()))
         uow.commit()
 
-    retrying(deps, attempt)
+    retrying(deps, finish)
     return refunded
+
+
+def refund_everyone(deps: Deps, tid: str) -> int:
+    """Cancel before the start: refund every registered and wait-listed player (17.6); ``cancel_before_start``."""
+    return cancel_before_start(deps, tid)
 
 
 class StartService:
@@ -147,8 +206,10 @@ class StartService:
         seal_registration(d, tid)
         players = sorted(r.player_id for r in store.registrations.list(tid, RegistrationState.REGISTERED))
         if len(players) < config.min_players:
-            refunded = refund_everyone(d, tid)
-            d.start_scheduler.cancel(tid)
+            try:
+                refunded = cancel_before_start(d, tid, "start", f"fewer than {config.min_players} players")
+            except AlreadyStarted:
+                return self.close_registration(tid)  # a retry of this step started it meanwhile
             return StartPlan(tournament_id=tid, status="cancelled", refunded=refunded)
         refunded = refund_registrations(d, tid, (RegistrationState.WAITLISTED,))
         try:
@@ -166,10 +227,12 @@ class StartService:
                 uow.commit()
         sizes = {str(s.table): len(s.seats) for plan in plans for s in plan.tables}
 
-        def commit_start() -> None:
+        def commit_start() -> bool:
             current = store.tournaments.get(tid)
             if current.status is TournamentStatus.RUNNING:
-                return
+                return True
+            if current.status is not TournamentStatus.REGISTERING:
+                return False  # cancelled meanwhile: the cancel won, nothing is seated or dealt
             uow = store.unit_of_work()
             if store.coordinators.get(tid) is None:
                 uow.save(CoordinatorRecord(tid, TournamentState.start(tid, config, sizes)))
@@ -184,8 +247,10 @@ class StartService:
                 )
             )
             uow.commit()
+            return True
 
-        retrying(d, commit_start)
+        if not retrying(d, commit_start):
+            return StartPlan(tournament_id=tid, status="cancelled", refunded=refunded)
         return StartPlan(
             tournament_id=tid, status="running", batches=[p.batch for p in plans], tables=len(sizes),
             players=len(players), refunded=refunded,
@@ -204,6 +269,8 @@ class StartService:
         d = self._d
         store = d.store
         t = store.tournaments.get(tid)
+        if t.status is TournamentStatus.CANCELLED:
+            return BatchSeated(tid, batch, ())
         config = t.config
         plan = store.registrations.plan(tid, batch)
         now = d.clock.now()

@@ -269,6 +269,17 @@ class Terminated(View):
 
 
 @dataclass(frozen=True)
+class Cancelled(View):
+    """``POST /admin/tournaments/{id}/cancel``: cancelled before the start, everyone refunded in full."""
+
+    tournament_id: str
+    status: str
+    refunded: int
+    """Registrations refunded by this request (0 when a previous cancel had refunded them)."""
+    cancelled_at: datetime | None
+
+
+@dataclass(frozen=True)
 class Restarted(View):
     """``POST /admin/tournaments/{id}/restart``: running again, at the level it stopped in (rule 17.2)."""
 
