@@ -27,10 +27,10 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from tourney.domain.balancing import Balancing
 from tourney.domain.errors import NotFound, StaleVersion
 from tourney.domain.ledger import Account, Entry, Ledger
 from tourney.domain.table import Table
-from tourney.domain.tournament import TournamentState
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
 from tourney.services.records import (
     CoordinatorRecord,
@@ -74,13 +74,31 @@ def record_key(record: Record) -> Key:
     raise TypeError(f"not a record: {record!r}")
 
 
+_IMMUTABLE = (TournamentRecord, RegistrationRecord, CounterShard, WaitingList, SeatingPlan)
+"""Frozen records of frozen values (configurations, tuples, times): shared, never copied."""
+
+
 def _copy(record: Any) -> Any:
     """A deep copy, through plain data for the domain aggregates (as a store serializes them)."""
     if isinstance(record, TableRecord):
         return replace(record, table=Table.from_dict(record.table.to_dict()))
     if isinstance(record, CoordinatorRecord):
-        return replace(record, state=TournamentState.from_dict(record.state.to_dict()))
+        # The configuration and the clock are frozen values; the balancing state is copied through plain data.
+        state = record.state
+        return replace(record, state=replace(state, balancing=Balancing.from_dict(state.balancing.to_dict())))
+    if isinstance(record, _IMMUTABLE):
+        return record
+    if isinstance(record, EntrantRecord):
+        return replace(record, contribution=replace(record.contribution))
     return copy.deepcopy(record)
+
+
+def _next_version(record: Any) -> Any:
+    """``replace(record, version=record.version + 1)``, without ``dataclasses.replace``'s cost (hot path)."""
+    stored = object.__new__(type(record))
+    stored.__dict__.update(record.__dict__)
+    stored.__dict__["version"] = record.version + 1
+    return stored
 
 
 class FrozenClock:
@@ -162,6 +180,20 @@ class MemoryStore:
     def unit_of_work(self) -> MemoryUnitOfWork:
         return MemoryUnitOfWork(self)
 
+    def stored_table(self, tournament_id: str, table_id: str) -> TableRecord:
+        """The stored table itself, not a copy: for read-only observers (the simulation's bots and checks)."""
+        with self._lock:
+            found: TableRecord | None = self._items.get(("table", tournament_id, table_id))
+        if found is None:
+            raise NotFound(f"no table {table_id} in {tournament_id}")
+        return found
+
+    def stored_tables(self, tournament_id: str) -> list[TableRecord]:
+        """Every stored table of the tournament, not copies (read-only), by table id."""
+        with self._lock:
+            found: list[TableRecord] = list(self._buckets.get(("table", tournament_id), {}).values())
+        return sorted(found, key=lambda t: (len(t.table_id), t.table_id))
+
     # -- reading ----------------------------------------------------------------
 
     def _get(self, key: Key) -> Any:
@@ -216,7 +248,7 @@ class MemoryStore:
             self._ledger.verify_post_all(entries)
             self._ledger.post_all(entries)
             for record in saves:
-                self._put(record_key(record), replace(record, version=record.version + 1))
+                self._put(record_key(record), _next_version(record))
             for shard in bumped:
                 self._put(record_key(shard), shard)
             self.commits += 1

@@ -63,7 +63,7 @@ class Checks:
         else:
             _money_held(store)
         t = store.tournaments.get(tid)
-        tables = [r for r in store.tables.list(tid) if not r.closed]
+        tables = [r for r in store.stored_tables(tid) if not r.closed]
         if not tables:
             return
         config = t.config

@@ -63,14 +63,6 @@ def _rate_seconds(expression: str) -> float:
     return float(number) * {"minute": 60, "minutes": 60, "hour": 3_600, "hours": 3_600}[unit]
 
 
-@dataclass(order=True)
-class _Event:
-    when: datetime
-    order: int
-    action: Callable[[], None] = field(compare=False)
-    label: str = field(compare=False, default="")
-
-
 @dataclass
 class Task:
     """A workflow's Lambda task (``step`` of its task function)."""
@@ -107,7 +99,8 @@ class Cloud:
         self.store.on_saved = self._on_saved
         self.watchers: list[Callable[[Record], None]] = []
         """Called with every record a commit saved (the simulation's checks and its timeline)."""
-        self._events: list[_Event] = []
+        self._events: list[tuple[datetime, int, Callable[[], None]]] = []
+        """(when, order, action): plain tuples, the cheapest heap entries."""
         self._order = itertools.count()
         self._crash_at: CrashPoint | None = None
         self._commits_in_invocation = 0
@@ -137,19 +130,21 @@ class Cloud:
         return self.clock.now()
 
     def at(self, when: datetime, action: Callable[[], None], label: str = "") -> None:
-        heapq.heappush(self._events, _Event(max(when, self.now()), next(self._order), action, label))
+        now = self.clock.now()
+        heapq.heappush(self._events, (when if when > now else now, next(self._order), action))
 
     def after(self, seconds: float, action: Callable[[], None], label: str = "") -> None:
         self.at(self.now() + timedelta(seconds=seconds), action, label)
 
     def run(self, done: Callable[[], bool], until: datetime) -> bool:
         """Deliver events in time order until ``done()`` or the clock passes ``until``; True when done."""
-        while self._events and not done():
-            if self._events[0].when > until:
+        events, clock = self._events, self.clock
+        while events and not done():
+            if events[0][0] > until:
                 return False
-            event = heapq.heappop(self._events)
-            self.clock.set(event.when)
-            event.action()
+            when, _, action = heapq.heappop(events)
+            clock.set(when)
+            action()
         return done()
 
     def every(self, name: str, first: datetime, action: Callable[[], object]) -> None:

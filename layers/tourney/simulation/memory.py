@@ -32,7 +32,6 @@ from typing import Any
 from tourney.domain.hand import Hand
 from tourney.domain.histories import phh
 from tourney.domain.ledger import EntryKind, Ledger
-from tourney.domain.registration import TournamentStatus
 from tourney.domain.structure import TournamentFormat, rebuy_period_for_minutes
 from tourney.services.commands import CreateTournament
 from tourney.services.records import HandRecord, Record, TournamentRecord
@@ -124,10 +123,13 @@ class Simulation:
         self.crowd = Crowd(self.cloud, self.tournament_id, self.faults.rng_for("bots"))
         self.checks = Checks(self.store, self.tournament_id, options.full_check_players, options.check_every)
         self.termination: _Termination | None = None
-        self.last_hand: PlayedHand | None = None
+        self._last_record: HandRecord | None = None
+        self._over = False
+        self.deadline = DEADLINE
         self._hands_seen = 0
         self.phh_docs: dict[str, dict[int, str]] = {}
-        self.timeline: list[tuple[datetime, TournamentStatus]] = []
+        self.timeline: list[tuple[datetime, str]] = []
+        """When the tournament's status changed, and to what (as the API names statuses)."""
         self.dealt: list[tuple[str, int, datetime]] = []
 
     # -- set-up, as an operator and the players would -------------------------------------
@@ -180,7 +182,7 @@ class Simulation:
         cloud.every("sweeper", cloud.now(), lambda: self.services.recovery.sweep())
         cloud.watchers.append(self._saved)
         cloud.after(60.0, self._tick, "progress")
-        finished = cloud.run(self._ended, EPOCH + DEADLINE)
+        finished = cloud.run(self._ended, EPOCH + self.deadline)
         if not finished:
             raise SimulationError(f"{self.tournament_id} did not end: {self._status()}")
         return self._finish()
@@ -190,10 +192,12 @@ class Simulation:
         return f"{t.status}, ended {t.ended_at}, {len(self.cloud.executions)} executions"
 
     def _ended(self) -> bool:
-        t = self.store.tournaments.get(self.tournament_id)
-        if t.status is TournamentStatus.TERMINATED:
+        return self._over
+
+    def _is_over(self, t: TournamentRecord) -> bool:
+        if t.status == "terminated":
             return t.ended_at is not None
-        return t.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
+        return t.status in ("finished", "cancelled")
 
     def _tick(self) -> None:
         coordinator = self.store.coordinators.get(self.tournament_id)
@@ -208,27 +212,25 @@ class Simulation:
             return
         if isinstance(record, HandRecord):
             self._after_hand(record)
-        elif isinstance(record, TournamentRecord) and (not self.timeline or self.timeline[-1][1] is not record.status):
-            self.timeline.append((self.cloud.now(), record.status))
+        elif isinstance(record, TournamentRecord):
+            self._over = self._is_over(record)
+            if not self.timeline or self.timeline[-1][1] != record.status:
+                self.timeline.append((self.cloud.now(), str(record.status)))
 
     @property
     def restarts(self) -> int:
         """How often the tournament went from terminated back to running."""
         statuses = [status for _, status in self.timeline]
-        return sum(
-            1
-            for a, b in itertools.pairwise(statuses)
-            if a is TournamentStatus.TERMINATED and b is TournamentStatus.RUNNING
-        )
+        return sum(1 for a, b in itertools.pairwise(statuses) if a == "terminated" and b == "running")
 
     def hands_dealt_while_terminated(self) -> list[str]:
         """Hands dealt while the tournament stood terminated (RULES.md: nothing moves until it restarts)."""
         spans: list[tuple[datetime, datetime]] = []
         since: datetime | None = None
         for moment, status in self.timeline:
-            if status is TournamentStatus.TERMINATED and since is None:
+            if status == "terminated" and since is None:
                 since = moment
-            elif status is not TournamentStatus.TERMINATED and since is not None:
+            elif status != "terminated" and since is not None:
                 spans.append((since, moment))
                 since = None
         if since is not None:
@@ -244,11 +246,18 @@ class Simulation:
         self.dealt.append((record.table_id, record.hand_number, record.dealt_at))
         self._hands_seen += 1
         self.checks.after_hand(record)
-        hand = Hand.from_dict(record.hand)
-        self.last_hand = PlayedHand(record.table_id, hand, dict(record.players), record.level, record.dealt_at)
+        self._last_record = record
         if self.o.phh_dir is not None:
-            self._record_phh(record, hand)
+            self._record_phh(record, Hand.from_dict(record.hand))
         self._maybe_schedule_termination()
+
+    @property
+    def last_hand(self) -> PlayedHand | None:
+        """The last hand played out (the demo prints it as PokerStars text)."""
+        r = self._last_record
+        if r is None:
+            return None
+        return PlayedHand(r.table_id, Hand.from_dict(r.hand), dict(r.players), r.level, r.dealt_at)
 
     # -- termination (RULES.md, rule 17), as an operator does it ----------------------------
 
@@ -274,7 +283,7 @@ class Simulation:
     def _restart(self) -> None:
         assert self.termination is not None
         t = self.store.tournaments.get(self.tournament_id)
-        if t.status is not TournamentStatus.TERMINATED:
+        if t.status != "terminated":
             return
         self.termination.remaining = self._remaining()
         restart = self.services.admin.restart
@@ -288,7 +297,7 @@ class Simulation:
         """Every player still holding chips, table by table (stacks as of the start of a cancelled hand)."""
         return [
             {"player": sp.player, "chips": sp.stack}
-            for record in self.store.tables.list(self.tournament_id)
+            for record in self.store.stored_tables(self.tournament_id)
             for sp in record.table.seats.values()
             if sp.stack > 0
         ]
@@ -378,8 +387,10 @@ def _termination_report(sim: Simulation) -> dict[str, Any]:
     if not term.restarted:
         outcome = sim.cloud.last_answer("compensate", "outcome") or "unknown"
         term.remaining = sim._remaining()
+    terminated = sim.store.tournaments.get(sim.tournament_id).terminated_at
     return {
         "at_minute": term.minute,
+        "at": _iso(terminated),
         "outcome": outcome,
         "remaining": term.remaining,
         "paid": [{"player": p, "amount": a} for p, a in paid.items()],

@@ -109,12 +109,12 @@ class Crowd:
             self.counts.backs += 1
 
     def _player_at(self, due: TimeoutDue) -> str | None:
-        record = self.cloud.store.tables.get(due.tournament_id, due.table)
+        record = self.cloud.store.stored_table(due.tournament_id, due.table)
         return record.table.players.get(due.seat)
 
     def _act(self, due: TimeoutDue) -> None:
         store = self.cloud.store
-        record = store.tables.get(due.tournament_id, due.table)
+        record = store.stored_table(due.tournament_id, due.table)
         table = record.table
         awaiting = table.awaiting()
         if awaiting is None or (awaiting.hand, awaiting.seq, awaiting.seat) != (due.hand, due.seq, due.seat):

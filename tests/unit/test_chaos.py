@@ -1,0 +1,98 @@
+"""``tourney chaos`` (issue 8): seeded tournaments through the services under injected faults, invariants checked.
+
+The default run plays enough small tournaments to inject more than a
+thousand faults over every format and every compensation branch of rule 17;
+the slow run ten times more. A run replays exactly from its seed, and a
+planted defect is caught, so the checks can fail.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from tourney.cli import main
+from tourney.services import start
+from tourney.simulation.chaos import SCENARIOS, plan_run, run_many, run_one
+
+BRANCHES = ("rollback", "payout", "refund_share")
+
+
+def test_rule_17_chaos_injects_a_thousand_faults_over_every_format_and_branch_without_a_violation() -> None:
+    # Given runs of every scenario (finish, cancel, terminate early and late, restart, during compensation)
+    report = run_many(runs=2 * len(SCENARIOS), seed=8, players_max=10)
+    # Then more than a thousand faults were injected, of every kind
+    assert sum(report["faults"].values()) >= 1_000, report["faults"]
+    assert all(report["faults"][kind] > 0 for kind in ("crashes", "duplicates", "late", "task_failures", "timeouts"))
+    # And every format played, every compensation branch was reached, and nothing broke
+    assert {d["format"] for d in report["details"]} == {"freezeout", "rebuy", "sng"}
+    assert all(report["outcomes"][branch] > 0 for branch in BRANCHES), report["outcomes"]
+    assert report["violations"] == []
+
+
+@pytest.mark.slow
+def test_rule_17_chaos_ten_thousand_faults_without_a_violation() -> None:
+    report = run_many(runs=12 * len(SCENARIOS), seed=21, players_max=30)
+    assert sum(report["faults"].values()) >= 10_000, report["faults"]
+    assert all(report["outcomes"][branch] > 0 for branch in (*BRANCHES, "finished", "cancelled"))
+    assert report["violations"] == []
+
+
+def test_chaos_a_run_replays_exactly_from_its_seed() -> None:
+    plan = plan_run(1_234_567, players_max=8)
+    first, _ = run_one(plan)
+    again, _ = run_one(plan_run(1_234_567, players_max=8))
+    assert json.dumps(first, default=str) == json.dumps(again, default=str)
+
+
+def test_chaos_catches_a_refund_one_cent_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Given a planted defect: cancellations refund every player one cent less than they paid
+    original = start.refund_entry
+
+    def short(key: str, purchase: object, tid: str, player: str, buy_in: int, *rest: object) -> object:
+        return original(key, purchase, tid, player, buy_in - 1, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(start, "refund_entry", short)
+    # When a tournament is cancelled while players are registered
+    seed = next(s for s in range(1, 400) if plan_run(s).scenario == "cancel_registering")
+    details, found = run_one(plan_run(seed, players_max=6))
+    # Then the run is reported, with its seed, as keeping players' money
+    assert details["outcome"] == "cancelled"
+    assert any("refund" in v["invariant"] for v in found), found
+    assert all(v["run_seed"] == str(seed) for v in found)
+
+
+def test_chaos_command_writes_the_contract_report_and_exits_0(tmp_path: Path) -> None:
+    out = tmp_path / "chaos.json"
+    code = main(["chaos", "--runs", "3", "--seed", "5", "--players-max", "6", "--report", str(out), "--no-progress"])
+    report = json.loads(out.read_text())
+    assert code == 0
+    assert {"runs", "seed", "faults", "outcomes", "violations", "details"} <= set(report)
+    assert set(report["faults"]) >= {
+        "crashes",
+        "duplicates",
+        "late",
+        "reordered",
+        "task_failures",
+        "timeouts",
+        "operator_acts",
+    }
+    detail = report["details"][0]
+    assert {
+        "run_seed",
+        "format",
+        "players",
+        "guarantee",
+        "faults",
+        "outcome",
+        "ledger",
+        "entries",
+        "places",
+        "balances",
+    } <= set(detail)
+    ledger = detail["ledger"]
+    assert (
+        ledger["player_balances"] + ledger["pool_left"] + ledger["house_revenue"]
+        == ledger["deposits"] + ledger["overlay"]
+    )
