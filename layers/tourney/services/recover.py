@@ -40,6 +40,29 @@ WATCHDOG = "watchdog"
 ENTRIES_PER_UNIT = 20
 
 
+def window_left(terminated_at: datetime, now: datetime) -> timedelta:
+    """What is left of the 20 minutes after ``terminated_at``, exact to the microsecond (zero or less: closed).
+
+    Compensation never starts before termination + 20:00.000 (RULES.md, rule 17).
+
+    >>> from datetime import UTC
+    >>> t0 = datetime(2026, 1, 1, 18, 0, 0, 250_000, tzinfo=UTC)
+    >>> window_left(t0, t0 + timedelta(minutes=19, seconds=59, microseconds=750_000))
+    datetime.timedelta(microseconds=250000)
+    """
+    return terminated_at + RESTART_WINDOW - now
+
+
+def seconds_up(left: timedelta) -> int:
+    """Whole seconds to wait for ``left`` to pass, rounded up (a workflow's ``Wait`` never ends early).
+
+    >>> seconds_up(timedelta(milliseconds=1)), seconds_up(timedelta(seconds=900)), seconds_up(timedelta(0))
+    (1, 900, 0)
+    """
+    whole, rest = divmod(left, timedelta(seconds=1))
+    return max(0, int(whole) + (1 if rest else 0))
+
+
 def terminate_running(deps: Deps, t: TournamentRecord, by: str, reason: str, now: datetime) -> TournamentRecord:
     """Terminate a running tournament (rule 17) and start its recovery workflow; the terminated record.
 
@@ -134,9 +157,10 @@ class RecoveryService:
         if t.status is not TournamentStatus.TERMINATED or t.terminated_at is None:
             return RecoveryStep(tid, "nothing")
         now = d.clock.now()
-        left = int((t.terminated_at + RESTART_WINDOW - now).total_seconds())
-        if left <= 0:
+        remaining = window_left(t.terminated_at, now)
+        if remaining <= timedelta(0):
             return RecoveryStep(tid, "compensate")
+        left = seconds_up(remaining)
         if t.terminated_by != WATCHDOG:
             return RecoveryStep(tid, "retry", seconds_left=left)
         if not self._restart(tid, WATCHDOG, "the tables can deal again"):
@@ -156,7 +180,7 @@ class RecoveryService:
         t = d.store.tournaments.get(tid)
         if t.status is not TournamentStatus.TERMINATED or t.terminated_at is None or t.ended_at is not None:
             raise Conflict(f"{tid} is {t.status}: only a terminated tournament, not yet compensated, restarts")
-        if d.clock.now() >= t.terminated_at + RESTART_WINDOW:
+        if window_left(t.terminated_at, d.clock.now()) <= timedelta(0):
             raise Conflict(f"{tid} was terminated at {t.terminated_at.isoformat()}: its 20 minutes are over")
         self.cancel_hands(tid)
         restarted = self._restart(tid, operator, reason)
@@ -186,7 +210,7 @@ class RecoveryService:
             if t.status is not TournamentStatus.TERMINATED or t.terminated_at is None or coordinator is None:
                 return None
             now = d.clock.now()
-            if t.ended_at is not None or now >= t.terminated_at + RESTART_WINDOW:
+            if t.ended_at is not None or window_left(t.terminated_at, now) <= timedelta(0):
                 return None  # compensated, or its window closed: compensation may be under way
             state = coordinator.state
             if state.clock is not None and state.clock.is_paused:
