@@ -99,11 +99,14 @@ class PlayService:
         table = record.table
         seat = table.seat_of(player)
         contribution = replace(entrant.contribution)
+        shards = d.store.tournaments.get(tid).house_shards  # the fee goes to the buyer's house shard (rule 17)
         if purchase is Purchase.REBUY:
-            entries = state.rebuy(contribution, table.stack(seat), now, eliminated=entrant.eliminated)
+            entries = state.rebuy(
+                contribution, table.stack(seat), now, eliminated=entrant.eliminated, house_shards=shards
+            )
             chips = state.config.chips_per_rebuy
         else:
-            entries = state.add_on(contribution, now, eliminated=entrant.eliminated)
+            entries = state.add_on(contribution, now, eliminated=entrant.eliminated, house_shards=shards)
             assert state.config.add_on is not None
             chips = state.config.add_on.chips
         pending = table.in_hand(player)
