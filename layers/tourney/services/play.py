@@ -99,7 +99,7 @@ class PlayService:
         table = record.table
         seat = table.seat_of(player)
         contribution = replace(entrant.contribution)
-        shards = d.store.tournaments.get(tid).house_shards  # the fee goes to the buyer's house shard (rule 17)
+        shards = t.house_shards  # the fee goes to the buyer's house shard, where rule 17 takes it back from
         if purchase is Purchase.REBUY:
             entries = state.rebuy(
                 contribution, table.stack(seat), now, eliminated=entrant.eliminated, house_shards=shards
