@@ -149,3 +149,36 @@ def test_a_table_drawn_with_one_player_waits_then_plays_when_a_second_arrives() 
     assert report["tournament"]["status"] == "finished"
     assert sorted(p["place"] for p in report["places"]) == list(range(1, 26))
     assert sum(p["prize"] for p in report["places"]) == 25 * 1_000
+
+
+def test_the_simulator_decides_no_rule_it_plays_the_services() -> None:
+    # Given the simulator's modules
+    folder = Path(__file__).parents[2] / "layers" / "tourney" / "simulation"
+    rules = ("balancing", "prizes", "recovery", "registration", "tournament")
+    # Then none imports a rule module of the domain: every decision is the services'
+    for path in folder.glob("*.py"):
+        for line in path.read_text().splitlines():
+            if line.startswith(("from tourney.domain.", "import tourney.domain.")):
+                module = line.split()[1].split(".")[2]
+                assert module not in rules, f"{path.name}: {line}"
+
+
+@pytest.mark.parametrize("fmt", list(TournamentFormat))
+def test_the_fast_store_plays_exactly_as_the_copying_store(fmt: TournamentFormat) -> None:
+    # Given the same seeded tournament with records handed out as stored, and copied on every read and write
+    players = 9 if fmt is TournamentFormat.SNG else 20
+    extra = {"rebuy_minutes": 20, "add_on_chips": 5_000} if fmt is TournamentFormat.REBUY else {}
+    fast = simulate(players=players, seed=4, format=fmt, fast=True, **extra)
+    copying = simulate(players=players, seed=4, format=fmt, fast=False, **extra)
+    # Then both play every hand the same and end with the same places and money
+    assert fast == copying
+
+
+def test_rules_3_max_players_puts_the_rest_on_the_waiting_list_and_refunds_it_at_the_start() -> None:
+    # Given 25 players for a field capped at 20: five go on the waiting list
+    report = simulate(players=25, max_players=20)
+    # Then 20 play, and the five waiting are refunded buy-in and fee at the start
+    assert len(report["entries"]) == 20
+    assert sorted(p["place"] for p in report["places"]) == list(range(1, 21))
+    assert report["ledger"]["refunds"] == 5 * 1_100
+    assert report["ledger"]["prize_pool_collected"] == 20 * 1_000

@@ -28,6 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rebuy-minutes", type=int, default=None)
     parser.add_argument("--report", type=Path, default=None, help="write the JSON report here")
     parser.add_argument("--phh", type=Path, default=None, help="write every hand as PHH, one file per table")
+    parser.add_argument("--max-players", type=int, default=None, help="the field's cap (default: the field)")
+    parser.add_argument("--add-on", type=int, default=None, help="rebuy format: chips of the add-on, if offered")
     parser.add_argument("--terminate-at", type=float, default=None, help="minutes after started_at")
     parser.add_argument("--restart", choices=["ok", "never"], default="ok")
     parser.add_argument("--no-progress", action="store_true")
@@ -81,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
         seats=args.seats,
         level_minutes=args.level_minutes,
         rebuy_minutes=args.rebuy_minutes,
+        max_players=args.max_players,
+        add_on_chips=args.add_on,
         terminate_at=args.terminate_at,
         restart=args.restart == "ok",
         phh_dir=str(args.phh) if args.phh else None,
