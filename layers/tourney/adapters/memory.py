@@ -44,6 +44,7 @@ from tourney.services.records import (
     TableRecord,
     TournamentRecord,
     WaitingList,
+    evolve,
 )
 
 Key = tuple[Any, ...]
@@ -94,11 +95,7 @@ def _copy(record: Any) -> Any:
 
 
 def _next_version(record: Any) -> Any:
-    """``replace(record, version=record.version + 1)``, without ``dataclasses.replace``'s cost (hot path)."""
-    stored = object.__new__(type(record))
-    stored.__dict__.update(record.__dict__)
-    stored.__dict__["version"] = record.version + 1
-    return stored
+    return evolve(record, version=record.version + 1)
 
 
 class FrozenClock:

@@ -31,7 +31,7 @@ from tourney.domain.hand import ActionKind
 from tourney.domain.registration import TournamentStatus
 from tourney.services.deps import Deps
 from tourney.services.messages import RebuyClosed, TimeoutDue
-from tourney.services.records import EntrantRecord, TableRecord, TournamentRecord
+from tourney.services.records import EntrantRecord, TableRecord, TournamentRecord, evolve
 from tourney.services.tables import after_write, push_table, retrying
 from tourney.services.views import ActionOutcome, PresenceView, PurchaseView
 
@@ -56,11 +56,11 @@ class PlayService:
             if record.halted:
                 raise Conflict(f"{tid} is terminated: no action is accepted until it restarts (rule 17)")
             record.table.act(player, kind, amount, hand=hand, seq=seq)
-            fresh = replace(record, updated_at=self._d.clock.now())
+            fresh = evolve(record, updated_at=self._d.clock.now())
             uow = self._d.store.unit_of_work()
             uow.save(fresh)
             uow.commit()
-            stored = replace(fresh, version=fresh.version + 1)
+            stored = evolve(fresh, version=fresh.version + 1)
             after_write(self._d, stored, "action")
             return outcome(stored, hand, seq, action, amount)
 

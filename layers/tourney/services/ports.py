@@ -186,7 +186,9 @@ class Pushes(Protocol):
         self, tournament_id: str, table_id: str, everyone: Mapping[str, Any], personal: Mapping[str, Mapping[str, Any]]
     ) -> None: ...
 
-    def to_table_views(self, tournament_id: str, table_id: str, view: Callable[[str | None], Mapping[str, Any]]) -> None:
+    def to_table_views(
+        self, tournament_id: str, table_id: str, view: Callable[[str | None], Mapping[str, Any]]
+    ) -> None:
         """Every connection subscribed to the table receives ``view(its player)`` (None: an observer).
 
         ``view`` is called only for the viewers that are connected, once each: a

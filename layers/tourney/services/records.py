@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
+from typing import Any, TypeVar
 
 from tourney.domain.prizes import Placing
 from tourney.domain.registration import TournamentStatus
@@ -231,6 +232,23 @@ class HandRecord:
     version: int = 0
 
 
+R = TypeVar("R", bound="Record")
+
+
+def evolve(record: R, **changes: Any) -> R:
+    """``dataclasses.replace(record, **changes)`` without its per-call introspection (the play path's hot spot).
+
+    Records have no ``__post_init__``, so copying the fields and changing some is all ``replace`` does.
+    """
+    fields = record.__dataclass_fields__
+    if not changes.keys() <= fields.keys():
+        raise TypeError(f"{type(record).__name__} has no field {sorted(changes.keys() - fields.keys())}")
+    changed = object.__new__(type(record))
+    changed.__dict__.update(record.__dict__)
+    changed.__dict__.update(changes)
+    return changed
+
+
 Record = (
     TournamentRecord
     | RegistrationRecord
@@ -256,4 +274,5 @@ __all__ = [
     "TableRecord",
     "TournamentRecord",
     "WaitingList",
+    "evolve",
 ]

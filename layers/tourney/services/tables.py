@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -22,7 +21,7 @@ from tourney.domain.structure import TournamentFormat
 from tourney.domain.tournament import TournamentState
 from tourney.services.deps import Deps
 from tourney.services.messages import HandEnded, TimeoutDue
-from tourney.services.records import TableRecord
+from tourney.services.records import TableRecord, evolve
 from tourney.services.views import SeatView, TableView, ToAct
 
 T = TypeVar("T")
@@ -49,7 +48,7 @@ def deal(deps: Deps, record: TableRecord, state: TournamentState, now: datetime)
     level = state.level(now)
     hold = state.config.format is TournamentFormat.REBUY and state.rebuys_open(now)
     table.start_hand(level, shuffled_deck(deps.rng), hold_busted_seats=hold)
-    return replace(record, level=level.number, dealt_at=now, updated_at=now)
+    return evolve(record, level=level.number, dealt_at=now, updated_at=now)
 
 
 def table_view(

@@ -10,12 +10,11 @@ handed to the coordinator's ordered stream (``RebuyClosed``).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from tourney.domain.errors import NoHandInProgress, NotFound, NotSeated, NotYourTurn, StaleAction
 from tourney.services.deps import Deps
 from tourney.services.messages import RebuyClosed, RebuyDue, TimeoutDue
 from tourney.services.play import outcome
+from tourney.services.records import evolve
 from tourney.services.tables import after_write, retrying
 from tourney.services.views import ActionOutcome
 
@@ -44,10 +43,10 @@ class TimeoutService:
             record_ = record.table.timeout(m.seat, hand=m.hand, seq=m.seq, armed_for_away=m.armed_for_away)
         except STALE:
             return None
-        fresh = replace(record, updated_at=d.clock.now())
+        fresh = evolve(record, updated_at=d.clock.now())
         uow = d.store.unit_of_work()
         uow.save(fresh)
         uow.commit()
-        stored = replace(fresh, version=fresh.version + 1)
+        stored = evolve(fresh, version=fresh.version + 1)
         after_write(d, stored, "timeout")
         return outcome(stored, m.hand, m.seq, str(record_.kind), None)
