@@ -115,7 +115,9 @@ class AdminService:
         """Terminate (rule 17; recovery takes over) or, before the start, cancel with full refunds (rule 17.6).
 
         A terminate that finds the tournament registering cancels it; if the
-        start won that race, it terminates the running tournament instead.
+        start won that race, it terminates the running tournament instead. A
+        terminate of a terminated tournament, not yet compensated, requests
+        its recovery workflow again (its first start may have been lost).
         """
         from tourney.services.recover import terminate_running
 
@@ -123,6 +125,8 @@ class AdminService:
             now = self._d.clock.now()
             record = self._d.store.tournaments.get(tid)
             if record.status is TournamentStatus.TERMINATED:
+                if record.ended_at is None:
+                    self._d.workflows.recover(tid)  # again: a lost start is requested anew (idempotent)
                 return Terminated(tid, str(record.status), record.terminated_at)
             if record.status in (TournamentStatus.REGISTERING, TournamentStatus.CANCELLED):
                 try:

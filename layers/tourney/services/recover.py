@@ -20,9 +20,8 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from tourney.domain.errors import AlreadyStarted, Conflict
-from tourney.domain.ledger import pool_account
-from tourney.domain.recovery import Contribution, Stack, Termination, compensate, compensation_entries
 from tourney.domain.registration import TournamentStatus
+from tourney.services.compensation import UNITS_PER_STEP, pay_step
 from tourney.services.deps import Deps
 from tourney.services.messages import HandEnded
 from tourney.services.records import TableRecord, TournamentRecord
@@ -36,6 +35,9 @@ SWEEP_GRACE = timedelta(minutes=15)
 STALLED = timedelta(minutes=5)
 """A table whose hand made no progress this long has stalled: its tournament is terminated."""
 RESEND_AFTER = timedelta(minutes=1)
+RECOVERY_QUIET = timedelta(minutes=5)
+"""A terminated tournament's recovery workflow shows a sign of life at every step (at least every minute while
+its window is open); this long without one, the watchdog requests the workflow again (a lost start, a failure)."""
 WATCHDOG = "watchdog"
 ENTRIES_PER_UNIT = 20
 
@@ -113,8 +115,8 @@ class RecoveryService:
         write is voided with its hand.
         """
         d = self._d
-        t = d.store.tournaments.get(tid)
-        if t.status is not TournamentStatus.TERMINATED or t.terminated_at is None:
+        t = self._seen(tid)
+        if t is None or t.terminated_at is None:
             return RecoveryStep(tid, "nothing")
         cancelled = 0
         for record in self._tables(tid):
@@ -150,11 +152,31 @@ class RecoveryService:
         retrying(d, pause)
         return RecoveryStep(tid, "cancelled", cancelled_hands=cancelled)
 
+    def _seen(self, tid: str) -> TournamentRecord | None:
+        """A recovery step ran: the terminated tournament with ``recovery_seen_at`` now (None: not terminated).
+
+        The watchdog requests the workflow again when no step has been seen
+        for ``RECOVERY_QUIET`` (a lost start, or an execution that failed).
+        """
+        d = self._d
+
+        def attempt() -> TournamentRecord | None:
+            t = d.store.tournaments.get(tid)
+            if t.status is not TournamentStatus.TERMINATED or t.ended_at is not None:
+                return None
+            seen = replace(t, recovery_seen_at=d.clock.now())
+            uow = d.store.unit_of_work()
+            uow.save(seen)
+            uow.commit()
+            return replace(seen, version=seen.version + 1)
+
+        return retrying(d, attempt)
+
     def try_restart(self, tid: str) -> RecoveryStep:
         """Resume the same level with the time that was left and deal again (rule 17.2), if it can restart."""
         d = self._d
-        t = d.store.tournaments.get(tid)
-        if t.status is not TournamentStatus.TERMINATED or t.terminated_at is None:
+        t = self._seen(tid)
+        if t is None or t.terminated_at is None:
             return RecoveryStep(tid, "nothing")
         now = d.clock.now()
         remaining = window_left(t.terminated_at, now)
@@ -270,59 +292,24 @@ class RecoveryService:
 
         retrying(d, attempt)
 
-    def compensate(self, tid: str) -> RecoveryStep:
-        """After 20 minutes: compensate the remaining players by rule 17.3 (rollback, payout or refund share)."""
+    def compensate(self, tid: str, *, units: int = UNITS_PER_STEP) -> RecoveryStep:
+        """After 20 minutes: one step of compensating the remaining players by rule 17.3.
+
+        Rollback, payout or refund share, paid in steps of at most ``units``
+        units of work: the answer says ``more`` until the plan is paid and the
+        tournament ended, then a step answers ``nothing``. Any step may run
+        again, or at the same time as another, at any point: the plan is fixed
+        from facts that do not change once terminated, and every entry is
+        idempotent (``services/compensation.py``).
+        """
         d = self._d
         t = d.store.tournaments.get(tid)
-        if t.status is not TournamentStatus.TERMINATED or t.terminated_at is None:
+        if t.status is not TournamentStatus.TERMINATED or t.terminated_at is None or t.ended_at is not None:
             return RecoveryStep(tid, "nothing")
-        now = d.clock.now()
-        left = int((t.terminated_at + RESTART_WINDOW - now).total_seconds())
-        if left > 0:
-            return RecoveryStep(tid, "retry", seconds_left=left)
-        coordinator = d.store.coordinators.get(tid)
-        if coordinator is None or t.ended_at is not None:
-            return RecoveryStep(tid, "nothing")
-        state = coordinator.state
-        entrants = d.store.entrants.list(tid)
-        stacks = [
-            Stack(sp.player, sp.stack)
-            for record in sorted(self._tables(tid), key=lambda r: (len(r.table_id), r.table_id))
-            for sp in record.table.seats.values()
-            if sp.stack > 0
-        ]
-        contributions = tuple(
-            Contribution(e.player_id, e.contribution.house_paid, e.contribution.pool_paid) for e in entrants
-        )
-        facts = Termination(
-            format=state.config.format,
-            started_at=state.started_at or t.terminated_at,
-            terminated_at=t.terminated_at,
-            last_rebuy_period_ended=state.rebuy_period_over(t.terminated_at),
-            collected=sum(c.pool for c in contributions),
-            guarantee=state.config.guarantee,
-            contributions=contributions,
-            prizes_paid=state.prizes_paid,
-            remaining=tuple(stacks),
-            payout=state.payout(),
-        )
-        outcome = compensate(facts)
-        pool_held = d.store.ledger.balance(pool_account(tid))
-        entries = compensation_entries(tid, outcome, pool_held, now, t.house_shards)
-        for i in range(0, len(entries), ENTRIES_PER_UNIT):
-            uow = d.store.unit_of_work()
-            uow.post(entries[i : i + ENTRIES_PER_UNIT])
-            uow.commit()
-        state.status = TournamentStatus.TERMINATED
-        state.ended_at = now
-        uow = d.store.unit_of_work()
-        uow.save(coordinator)
-        uow.save(replace(t, ended_at=now))
-        for record in self._tables(tid):
-            uow.save(replace(record, closed=True))
-        uow.commit()
-        paid = tuple((p.player_id, p.amount) for p in outcome.payments)
-        return RecoveryStep(tid, str(outcome.outcome), paid=paid)
+        left = window_left(t.terminated_at, d.clock.now())
+        if left > timedelta(0):
+            return RecoveryStep(tid, "retry", seconds_left=seconds_up(left))
+        return pay_step(d, t, units=units, cancel_hands=self.cancel_hands)
 
     def sweep(self, now: datetime | None = None) -> SweepReport:
         """Refund every tournament that should have started and did not (rule 17.6)."""
@@ -349,8 +336,13 @@ class RecoveryService:
         terminated: list[str] = []
         resent: list[str] = []
         rearmed: list[str] = []
+        recovering: list[str] = []
         running = tables_open = 0
         for t in d.store.tournaments.list():
+            if t.status is TournamentStatus.TERMINATED and t.ended_at is None:
+                if self._recovery_lost(t, now):
+                    recovering.append(t.tournament_id)
+                continue
             if t.status is not TournamentStatus.RUNNING:
                 continue
             running += 1
@@ -383,4 +375,32 @@ class RecoveryService:
 
                 retrying(d, stop)
                 terminated.append(t.tournament_id)
-        return WatchReport(tuple(terminated), tuple(resent), tuple(rearmed), running, tables_open)
+        return WatchReport(
+            tuple(terminated), tuple(resent), tuple(rearmed), running, tables_open, recovering=tuple(recovering)
+        )
+
+    def _recovery_lost(self, t: TournamentRecord, now: datetime) -> bool:
+        """Request the recovery workflow again if no step of it was seen for ``RECOVERY_QUIET`` (rule 17).
+
+        The request is stamped as a sign of life, so it is repeated at most
+        every ``RECOVERY_QUIET`` while nothing answers; starting the workflow
+        is idempotent, and so is each of its steps.
+        """
+        d = self._d
+        last = t.recovery_seen_at or t.terminated_at or now
+        if now - last < RECOVERY_QUIET:
+            return False
+
+        def stamp() -> bool:
+            current = d.store.tournaments.get(t.tournament_id)
+            if current.status is not TournamentStatus.TERMINATED or current.ended_at is not None:
+                return False
+            uow = d.store.unit_of_work()
+            uow.save(replace(current, recovery_seen_at=now))
+            uow.commit()
+            return True
+
+        if not retrying(d, stamp):
+            return False
+        d.workflows.recover(t.tournament_id)
+        return True

@@ -393,3 +393,5 @@ class WatchReport(View):
     """Tournaments running at this watch (the dashboard's active tournaments)."""
     open_tables: int = 0
     """Their tables still in play (the dashboard's active tables)."""
+    recovering: tuple[str, ...] = ()
+    """Terminated tournaments whose recovery workflow was requested again (lost, or failed: rule 17)."""
