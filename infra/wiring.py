@@ -97,6 +97,12 @@ class WorkflowSpec:
 
 #: Seconds between two restart attempts of the recovery workflow when its input gives none.
 RECOVERY_RETRY_SECONDS = 60
+#: Every workflow task is retried on any error (a function that died, timed out or lost a race:
+#: every step is idempotent): after 2 s, then 4, 8, 16, 32 (5 retries), before the execution fails.
+#: ``infra/workflows.py`` builds the Retry from these; the simulated cloud retries the same way.
+TASK_RETRY_SECONDS = 2
+TASK_RETRY_BACKOFF = 2.0
+TASK_RETRY_ATTEMPTS = 5
 
 WORKFLOWS: tuple[WorkflowSpec, ...] = (
     # Input: {"tournament_id": str}.

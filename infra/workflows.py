@@ -50,7 +50,7 @@ def _task(
 ) -> tasks.LambdaInvoke:
     """A Lambda task whose payload is ``{"step": step, "<field>.$": "<path>", ...}``."""
     payload = {"step": step, **{key: sfn.JsonPath.string_at(path) for key, path in fields.items()}}
-    return tasks.LambdaInvoke(
+    task = tasks.LambdaInvoke(
         scope,
         state_name,
         lambda_function=function,
@@ -60,6 +60,13 @@ def _task(
         result_selector={key: sfn.JsonPath.string_at(path) for key, path in (result_selector or {}).items()} or None,
         retry_on_service_exceptions=True,
     )
+    task.add_retry(
+        errors=[sfn.Errors.ALL],
+        interval=Duration.seconds(wiring.TASK_RETRY_SECONDS),
+        backoff_rate=wiring.TASK_RETRY_BACKOFF,
+        max_attempts=wiring.TASK_RETRY_ATTEMPTS,
+    )
+    return task
 
 
 class Workflows(Construct):

@@ -121,3 +121,19 @@ def test_starters_get_the_workflow_arn(synthesized: Synthesized) -> None:
                 assert workflow.env not in variables
     assert wiring.FUNCTIONS_BY_NAME["start"].starts == ("start",)
     assert set(wiring.FUNCTIONS_BY_NAME["watchdog"].starts) == {"recovery"}
+
+
+@pytest.mark.parametrize("spec", wiring.WORKFLOWS, ids=lambda s: s.name)
+def test_every_task_is_retried_on_any_error_as_the_simulated_cloud_retries_it(
+    synthesized: Synthesized, spec: wiring.WorkflowSpec
+) -> None:
+    # Given every Lambda task of the workflow
+    from tourney.simulation.cloud import TASK_RETRY
+
+    tasks = {n: st for n, st in flatten(definition(synthesized, spec.name)["States"]).items() if st["Type"] == "Task"}
+    assert tasks
+    for name, state in tasks.items():
+        # Then its last retrier catches every error with the wiring's policy, the one the simulator applies
+        last = state["Retry"][-1]
+        assert last["ErrorEquals"] == ["States.ALL"], name
+        assert (last["IntervalSeconds"], last["BackoffRate"], last["MaxAttempts"] + 1) == TASK_RETRY, name

@@ -45,8 +45,8 @@ DELIVERY_SECONDS = 0.05
 """From a send to its consumer's invocation (SQS and Lambda polling)."""
 TASK_SECONDS = 0.05
 """From one workflow state to the next task's invocation."""
-TASK_RETRY = (2.0, 2.0, 6)
-"""A workflow task's retry policy: first interval (s), backoff rate, attempts (as ``infra/workflows.py``)."""
+TASK_RETRY = (float(wiring.TASK_RETRY_SECONDS), wiring.TASK_RETRY_BACKOFF, 1 + wiring.TASK_RETRY_ATTEMPTS)
+"""A workflow task's retry policy: first interval (s), backoff rate, attempts in all (``infra/workflows.py``)."""
 
 
 class Crash(Exception):
