@@ -12,7 +12,7 @@ import contextlib
 import json
 import time
 from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from typing import Any
 
@@ -137,7 +137,17 @@ class SqsCoordination:
 
 
 class EventBridgeStartScheduler:
-    """One one-time schedule per tournament, at its start time, invoking the ``start`` function."""
+    """One one-time schedule per tournament, at its start time, invoking the ``start`` function.
+
+    ``at()`` takes whole seconds: a start time with a fraction is scheduled at
+    the next whole second, so the schedule never fires before the start
+    (``start_due`` would answer "not yet").
+
+    >>> EventBridgeStartScheduler.expression(datetime(2026, 12, 1, 20, 0, 0, 400_000, tzinfo=UTC))
+    'at(2026-12-01T20:00:01)'
+    >>> EventBridgeStartScheduler.expression(datetime(2026, 12, 1, 20, 0, tzinfo=UTC))
+    'at(2026-12-01T20:00:00)'
+    """
 
     def __init__(self, group: str, role_arn: str, target_arn: str) -> None:
         self._group = group
@@ -152,12 +162,19 @@ class EventBridgeStartScheduler:
     def _name(tournament_id: str) -> str:
         return f"start-{tournament_id}"[:64]
 
+    @staticmethod
+    def expression(at: datetime) -> str:
+        """The ``at()`` expression of the first whole second at or after ``at`` (UTC)."""
+        moment = at.astimezone(UTC)
+        if moment.microsecond:
+            moment = moment.replace(microsecond=0) + timedelta(seconds=1)
+        return f"at({moment.strftime('%Y-%m-%dT%H:%M:%S')})"
+
     def schedule(self, tournament_id: str, at: datetime) -> None:
-        moment = at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S")
         request = {
             "Name": self._name(tournament_id),
             "GroupName": self._group,
-            "ScheduleExpression": f"at({moment})",
+            "ScheduleExpression": self.expression(at),
             "ScheduleExpressionTimezone": "UTC",
             "FlexibleTimeWindow": {"Mode": "OFF"},
             "Target": {

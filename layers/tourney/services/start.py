@@ -1,6 +1,8 @@
 """The start workflow's steps (RULES.md, rules 2, 3, 5, 6): close registration, seat the tables, deal.
 
 * ``start_due``: the schedule fired (or a Sit&Go filled): start the workflow.
+  A schedule that fires before the start time (schedules take whole seconds,
+  rounded up; clocks differ) is armed again for the start time.
 * ``close_registration``: seal the counter shards and the waiting list (no
   registration gets in after this), refund the waiting list, or cancel and
   refund everyone below ``min_players``; draw the tables and seats with the
@@ -177,7 +179,11 @@ class StartService:
             counted = sum(s.count for s in store.registrations.shards(tid))
             if counted < t.config.max_players:
                 return StartDue(tid, False, f"{counted} of {t.config.max_players} registered")
-        elif t.start_at is None or self._d.clock.now() < t.start_at:
+        elif t.start_at is None:
+            return StartDue(tid, False, "no start time")
+        elif self._d.clock.now() < t.start_at:
+            # Fired early (the scheduler's clock and ours differ): the one-time schedule is gone, arm it again.
+            self._d.start_scheduler.schedule(tid, t.start_at)
             return StartDue(tid, False, "not yet")
         self._d.workflows.start_tournament(tid)
         return StartDue(tid, True)

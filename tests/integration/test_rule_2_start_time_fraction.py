@@ -1,0 +1,82 @@
+"""Rule 2: a tournament starts at its start time, even one with a fraction of a second (issue 8, defect 5).
+
+EventBridge Scheduler's ``at()`` takes whole seconds: the schedule fires at
+the next whole second (never before the start time), and a start that fires
+early anyway (clocks differ) arms the schedule again instead of being lost.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+import boto3
+import pytest
+from tourney.adapters.aws import EventBridgeStartScheduler
+from tourney.adapters.memory import FrozenClock
+from tourney.domain.registration import TournamentStatus
+from tourney.services.bootstrap import Services, bootstrap_memory
+from tourney.services.commands import CreateTournament
+
+from tests.support.aws import REGION, aws  # noqa: F401
+from tests.support.driver import Driver
+
+START = datetime(2026, 12, 1, 20, 0, 0, 400_000, tzinfo=UTC)
+"""A start time with 0.4 seconds."""
+
+
+@pytest.mark.usefixtures("aws")
+@pytest.mark.parametrize(
+    ("at", "expression"),
+    [
+        (START, "at(2026-12-01T20:00:01)"),
+        (START.replace(microsecond=0), "at(2026-12-01T20:00:00)"),
+        (datetime(2026, 12, 31, 23, 59, 59, 1, tzinfo=UTC), "at(2027-01-01T00:00:00)"),
+    ],
+)
+def test_rule_2_the_start_schedule_fires_at_the_next_whole_second(at: datetime, expression: str) -> None:
+    scheduler = boto3.client("scheduler", region_name=REGION)
+    scheduler.create_schedule_group(Name="tourney")
+    starts = EventBridgeStartScheduler("tourney", "arn:aws:iam::123456789012:role/s", "arn:aws:lambda:x:1:function:s")
+    starts.schedule("t1", at)
+    assert scheduler.get_schedule(Name="start-t1", GroupName="tourney")["ScheduleExpression"] == expression
+
+
+def announced(clock: FrozenClock) -> tuple[Services, str]:
+    services = bootstrap_memory(clock=clock, rng=random.Random(2))
+    command = CreateTournament(
+        name="Fraction", format="freezeout", buy_in=1_000, entry_fee=100, start_at=START, tournament_id="t1",
+    )  # fmt: skip
+    tid = services.admin.create_tournament(command).id
+    for player in ("ann", "bob", "cat"):
+        services.accounts.deposit(player, 10_000, key=f"fund-{player}")
+        services.registration.register(tid, player)
+    return services, tid
+
+
+def test_rule_2_a_start_due_at_the_scheduled_whole_second_starts() -> None:
+    # Given a tournament starting at 20:00:00.4, whose schedule fires at 20:00:01
+    clock = FrozenClock(START - timedelta(hours=1))
+    services, tid = announced(clock)
+    # When the schedule fires at the whole second
+    clock.set(START.replace(microsecond=0) + timedelta(seconds=1))
+    due = services.start.start_due(tid)
+    Driver(services).run_workflows()
+    # Then the start workflow runs and the tournament is running
+    assert due.started
+    assert services.adapters.store.tournaments.get(tid).status is TournamentStatus.RUNNING
+
+
+def test_rule_2_a_start_that_fires_early_arms_its_schedule_again() -> None:
+    # Given a tournament starting at 20:00:00.4, the schedule firing at 20:00:00 by the scheduler's clock
+    clock = FrozenClock(START - timedelta(hours=1))
+    services, tid = announced(clock)
+    schedules = services.adapters.start_scheduler.schedules
+    schedules.clear()  # the one-time schedule is deleted once it fired
+    clock.set(START.replace(microsecond=0))
+    # When the start answers "not yet"
+    due = services.start.start_due(tid)
+    # Then it schedules itself again for the start time, and starts then
+    assert not due.started and schedules[tid] == START
+    clock.set(START)
+    assert services.start.start_due(tid).started
