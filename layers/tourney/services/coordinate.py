@@ -154,6 +154,11 @@ class CoordinatorService:
 
         for placing in result.placings:
             entrants[placing.player_id] = replace(entrant_of(placing.player_id), placing=placing, placed_at=now)
+        for source in sorted({mv.from_table for mv in decision.moves} | set(decision.broken)):
+            # Chips bought during a hand that is over (or was cancelled) go with the player who leaves (rule 17.1).
+            current = table_of(source)
+            if current.pending_chips and not current.table.hand_in_progress:
+                tables[source] = self._add_pending_chips(current)
         involved = {mv.from_table for mv in decision.moves} | {mv.to_table for mv in decision.moves}
         views = {t: table_of(t).table.table_seats() for t in involved}
         for change in seat_moves(decision.moves, views, state.config.seats_per_table):

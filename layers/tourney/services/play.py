@@ -101,9 +101,9 @@ class PlayService:
         contribution = replace(entrant.contribution)
         shards = t.house_shards  # the fee goes to the buyer's house shard, where rule 17 takes it back from
         if purchase is Purchase.REBUY:
-            entries = state.rebuy(
-                contribution, table.stack(seat), now, eliminated=entrant.eliminated, house_shards=shards
-            )
+            # Chips already bought in this hand count: a second rebuy in one hand is over the starting stack.
+            stack = table.stack(seat) + sum(c for p, c in record.pending_chips if p == player)
+            entries = state.rebuy(contribution, stack, now, eliminated=entrant.eliminated, house_shards=shards)
             chips = state.config.chips_per_rebuy
         else:
             entries = state.add_on(contribution, now, eliminated=entrant.eliminated, house_shards=shards)

@@ -132,6 +132,7 @@ class RecoveryService:
                     return 0
                 if in_progress:
                     current.table.cancel_hand()
+                    current = _with_pending_chips(current)  # bought in the void hand: theirs now (rule 17.1)
                 uow = d.store.unit_of_work()
                 uow.check(now_t)
                 uow.save(replace(current, halted=True, updated_at=d.clock.now()))
@@ -440,3 +441,14 @@ class RecoveryService:
             return False
         d.workflows.recover(t.tournament_id)
         return True
+
+
+def _with_pending_chips(record: TableRecord) -> TableRecord:
+    """The table with the chips bought during its cancelled hand added to their buyers' stacks."""
+    table, kept = record.table, []
+    for player, chips in record.pending_chips:
+        if player in table.players.values():
+            table.add_chips(player, chips)
+        else:
+            kept.append((player, chips))
+    return replace(record, pending_chips=tuple(kept))
