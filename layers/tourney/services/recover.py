@@ -23,9 +23,11 @@ from tourney.domain.errors import AlreadyStarted, Conflict
 from tourney.domain.ledger import pool_account
 from tourney.domain.recovery import Contribution, Stack, Termination, compensate, compensation_entries
 from tourney.domain.registration import TournamentStatus
+from tourney.domain.structure import TournamentFormat
 from tourney.services.deps import Deps
 from tourney.services.messages import HandEnded
 from tourney.services.records import TableRecord, TournamentRecord
+from tourney.services.register import start_when_full
 from tourney.services.start import cancel_before_start
 from tourney.services.tables import after_write, arm, deal, retrying
 from tourney.services.views import RecoveryStep, Restarted, SweepReport, WatchReport
@@ -349,10 +351,11 @@ class RecoveryService:
         return RecoveryStep(tid, str(outcome.outcome), paid=paid)
 
     def sweep(self, now: datetime | None = None) -> SweepReport:
-        """Refund every tournament that should have started and did not (rule 17.6)."""
+        """Refund every tournament that should have started and did not (rule 17.6); start a full Sit&Go."""
         d = self._d
         now = now or d.clock.now()
         refunded: list[str] = []
+        started: list[str] = []
         players = 0
         for t in d.store.tournaments.list():
             due = t.start_at is not None and now >= t.start_at + SWEEP_GRACE
@@ -364,7 +367,9 @@ class RecoveryService:
                 except AlreadyStarted:
                     continue  # it started as the sweeper came
                 refunded.append(t.tournament_id)
-        return SweepReport(tuple(refunded), players)
+            elif t.config.format is TournamentFormat.SNG and start_when_full(d, t):
+                started.append(t.tournament_id)  # a full Sit&Go whose start request was lost (idempotent)
+        return SweepReport(tuple(refunded), players, started=tuple(started))
 
     def watch(self, now: datetime | None = None) -> WatchReport:
         """Find stalled tables: resend a lost hand end, re-arm a lost time-out, or terminate a stalled tournament."""

@@ -12,7 +12,9 @@ balance may be spread by the ledger adapter (``ports.py``).
 
 Registration closes at the start: the start seals every shard and the
 waiting list, so a registration racing the start either commits before the
-seal (and is in the field) or fails (``RegistrationClosed``).
+seal (and is in the field) or fails (``RegistrationClosed``). A Sit&Go starts
+when full: the registration that fills it seals it (``start_when_full``), so
+nobody unregisters from a full Sit&Go and its start always finds it full.
 """
 
 from __future__ import annotations
@@ -54,6 +56,52 @@ def first_open_shard(shards: list[CounterShard], player: str) -> CounterShard | 
     return None
 
 
+def seal_when_full(deps: Deps, t: TournamentRecord) -> bool:
+    """Close a full Sit&Go's registration: its fill is its start (RULES.md, rule 2). True once sealed and full.
+
+    The seal is one unit of work over every counter shard (and the waiting
+    list), each on the version read with the full count: an unregistration
+    that commits first changes a shard, so the seal fails, the count is read
+    again and the Sit&Go, no longer full, stays open. Once sealed nobody gets
+    in or out, so the start workflow always finds it full.
+    """
+    tid = t.tournament_id
+
+    def attempt() -> bool:
+        store = deps.store
+        shards = list(store.registrations.shards(tid))
+        if sum(s.count for s in shards) < t.config.max_players:
+            return False
+        waiting = store.registrations.waiting_list(tid)
+        if waiting.sealed and all(s.sealed for s in shards):
+            return True
+        uow = store.unit_of_work()
+        for shard in shards:
+            uow.save(replace(shard, sealed=True))
+        uow.save(replace(waiting, sealed=True))
+        uow.commit()
+        return True
+
+    return retrying(deps, attempt)
+
+
+def start_when_full(deps: Deps, t: TournamentRecord) -> bool:
+    """A Sit&Go full: seal its registration and request the start workflow (idempotent); False while not full.
+
+    Reading (issue 8): the start workflow is requested once per tournament
+    (its execution name is the tournament's), so it is requested only once
+    the field is sealed full; an unregistration racing the fill leaves it
+    open and the registration that fills it again starts it. A lost request
+    is made again by a registration replayed with its key, or by the sweeper.
+    """
+    if t.config.format is not TournamentFormat.SNG or t.status is not TournamentStatus.REGISTERING:
+        return False
+    if not seal_when_full(deps, t):
+        return False
+    deps.workflows.start_tournament(t.tournament_id)
+    return True
+
+
 class RegistrationService:
     def __init__(self, deps: Deps) -> None:
         self._d = deps
@@ -75,6 +123,8 @@ class RegistrationService:
         existing = store.registrations.get(tid, player)
         if existing is not None and existing.state in ACTIVE:
             if key and existing.key == key:
+                if config.format is TournamentFormat.SNG:
+                    start_when_full(self._d, t)  # the first answer may have been lost before the start request
                 return self._view(existing, paid)
             raise AlreadyRegistered(f"{player} is already {existing.state} in {tid}")
         if not is_open(t, now):
@@ -118,9 +168,7 @@ class RegistrationService:
         uow.save(record)
         uow.commit()
         if config.format is TournamentFormat.SNG and state is RegistrationState.REGISTERED:
-            counted = sum(s.count for s in store.registrations.shards(tid))
-            if counted >= config.max_players:
-                self._d.workflows.start_tournament(tid)
+            start_when_full(self._d, t)
         return self._view(replace(record, version=record.version + 1), paid)
 
     def _view(self, record: RegistrationRecord, paid: int) -> RegistrationView:
@@ -178,4 +226,4 @@ class RegistrationService:
         return UnregistrationView(tid, player, refund.amount_for(player_account(player)) if refund else 0, promoted)
 
 
-__all__ = ["RegistrationService", "first_open_shard", "is_open"]
+__all__ = ["RegistrationService", "first_open_shard", "is_open", "seal_when_full", "start_when_full"]

@@ -39,6 +39,7 @@ from tourney.services.records import (
     TableRecord,
     TournamentRecord,
 )
+from tourney.services.register import start_when_full
 from tourney.services.tables import after_write, deal, retrying
 from tourney.services.views import BatchSeated, HandsDealt, StartDue
 
@@ -176,9 +177,10 @@ class StartService:
         if t.status is not TournamentStatus.REGISTERING:
             return StartDue(tid, False, f"it is {t.status}")
         if t.config.format is TournamentFormat.SNG:
-            counted = sum(s.count for s in store.registrations.shards(tid))
-            if counted < t.config.max_players:
+            if not start_when_full(self._d, t):
+                counted = sum(s.count for s in store.registrations.shards(tid))
                 return StartDue(tid, False, f"{counted} of {t.config.max_players} registered")
+            return StartDue(tid, True)
         elif t.start_at is None:
             return StartDue(tid, False, "no start time")
         elif self._d.clock.now() < t.start_at:

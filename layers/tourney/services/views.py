@@ -382,6 +382,8 @@ class RecoveryStep(View):
 class SweepReport(View):
     refunded: tuple[str, ...] = ()
     players_refunded: int = 0
+    started: tuple[str, ...] = ()
+    """Full Sit&Gos whose start workflow was requested (again)."""
 
 
 @dataclass(frozen=True)
