@@ -109,24 +109,61 @@ def test_registrations_racing_at_the_cap_never_overfill_nor_charge_twice(serial_
     assert -store.ledger.balance(EXTERNAL) == 14 * 5_000
 
 
+def sharded_tournament(store: DynamoStore, services: Services, caps: tuple[int, ...]) -> None:
+    """Tournament ``multi``, open, whose seats are counted by one counter shard per cap."""
+    now = services.deps.clock.now()
+    config = TournamentConfig.for_format(TournamentFormat.FREEZEOUT, buy_in=1_000, entry_fee=100, max_players=sum(caps))
+    uow = store.unit_of_work()
+    uow.save(
+        TournamentRecord(
+            "multi", "Multi", config, TournamentStatus.REGISTERING, now, now + timedelta(hours=1), now,
+            registration_shards=len(caps),
+        )
+    )  # fmt: skip
+    for shard, cap in enumerate(caps):
+        uow.save(CounterShard("multi", shard, cap))
+    uow.save(WaitingList("multi"))
+    uow.commit()
+
+
+def counted_by_shard(store: DynamoStore) -> dict[int, int]:
+    """How many registered players each shard's records name."""
+    by_shard: dict[int, int] = {}
+    for record in store.registrations.list("multi", RegistrationState.REGISTERED):
+        assert record.shard is not None
+        by_shard[record.shard] = by_shard.get(record.shard, 0) + 1
+    return by_shard
+
+
+def test_players_racing_over_several_counter_shards_fill_each_exactly_and_pay_once(serial_aws: None) -> None:
+    # Given 3 seats counted by 3 shards (caps 1, 1, 1) and 6 funded players registering at once
+    store = DynamoStore(LedgerShards(pool=4, house=4, external=4))
+    services = services_on_dynamo(store)
+    sharded_tournament(store, services, (1, 1, 1))
+    players = [f"s{i}" for i in range(6)]
+    fund(services, players)
+    # When they all register at once
+    errors = race(services, "multi", players)
+    # Then every shard is exactly full, each counting the player its record names, and the other 3 wait
+    assert errors == []
+    assert [(s.count, s.cap) for s in store.registrations.shards("multi")] == [(1, 1), (1, 1), (1, 1)]
+    assert counted_by_shard(store) == {0: 1, 1: 1, 2: 1}
+    waiting = store.registrations.waiting_list("multi").players
+    assert len(waiting) == 3
+    registered = {r.player_id for r in store.registrations.list("multi", RegistrationState.REGISTERED)}
+    assert registered | set(waiting) == set(players) and not registered & set(waiting)
+    # And each paid once: what left the wallets is in the pool and the house
+    assert all(5_000 - store.ledger.balance(player_account(p)) == 1_100 for p in players)
+    assert store.ledger.balance(pool_account("multi")) == 6 * 1_000
+    assert -store.ledger.balance(EXTERNAL) == 6 * 5_000
+
+
 @pytest.mark.slow
 def test_several_counter_shards_fill_to_exactly_max_players(serial_aws: None) -> None:
     # Given a tournament of 7 seats counted by 3 shards (caps 3, 2, 2) and 18 players registering at once
     store = DynamoStore(LedgerShards(pool=4, house=4, external=4))
     services = services_on_dynamo(store)
-    now = services.deps.clock.now()
-    config = TournamentConfig.for_format(TournamentFormat.FREEZEOUT, buy_in=1_000, entry_fee=100, max_players=7)
-    uow = store.unit_of_work()
-    uow.save(
-        TournamentRecord(
-            "multi", "Multi", config, TournamentStatus.REGISTERING, now, now + timedelta(hours=1), now,
-            registration_shards=3,
-        )
-    )  # fmt: skip
-    for shard, cap in enumerate((3, 2, 2)):
-        uow.save(CounterShard("multi", shard, cap))
-    uow.save(WaitingList("multi"))
-    uow.commit()
+    sharded_tournament(store, services, (3, 2, 2))
     players = [f"m{i:02d}" for i in range(18)]
     fund(services, players)
     # When they all register at once
@@ -137,11 +174,7 @@ def test_several_counter_shards_fill_to_exactly_max_players(serial_aws: None) ->
     assert len(store.registrations.waiting_list("multi").players) == 10
     assert len(errors) == 1 and all(isinstance(e, WaitingListFull) for e in errors)
     # And each registered player is counted by the shard their record names
-    by_shard: dict[int, int] = {}
-    for record in store.registrations.list("multi", RegistrationState.REGISTERED):
-        assert record.shard is not None
-        by_shard[record.shard] = by_shard.get(record.shard, 0) + 1
-    assert by_shard == {0: 3, 1: 2, 2: 2}
+    assert counted_by_shard(store) == {0: 3, 1: 2, 2: 2}
 
 
 def test_a_registration_is_one_transaction_and_writes_no_item_every_registration_writes(

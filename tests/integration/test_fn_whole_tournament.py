@@ -198,23 +198,28 @@ def house_revenue(room: Room, tid: str) -> int:
 
 
 @pytest.mark.parametrize(
-    ("field", "tables_at_start", "seed"),
-    [pytest.param(8, 2, 11, id="8-players"), pytest.param(20, 4, 5, id="20-players", marks=pytest.mark.slow)],
+    ("field", "seats", "starting_stack", "sleep_chance", "seed"),
+    [
+        pytest.param(4, 3, 200, 0.05, 11, id="4-players-short-stacks"),
+        pytest.param(20, 6, None, 0.03, 5, id="20-players", marks=pytest.mark.slow),
+    ],
 )
 def test_a_freezeout_runs_through_the_handlers_to_its_winner_with_money_chips_and_places_exact(
-    room: Room, field: int, tables_at_start: int, seed: int
+    room: Room, field: int, seats: int, starting_stack: int | None, sleep_chance: float, seed: int
 ) -> None:
-    # Given a freezeout on 6-seat tables, announced, funded and registered through the handlers
+    # Given a freezeout, announced, funded and registered through the handlers (make test: 4 players with
+    # 4 big blinds each at two 3-seat tables, a few seconds; -m slow: 20 players with full stacks at four)
     tid = "whole"
     players = [f"p{i:02d}" for i in range(field)]
-    announce(room, tid)
+    stack = {"starting_stack": starting_stack} if starting_stack else {}
+    announce(room, tid, seats_per_table=seats, **stack)
     for player in players:
         deposit(room, player)
         assert register(room, tid, player)["status"] == "registered"
     # When the start fires and the bots play it out through the api, the time-outs and the coordinator
     tables = start(room, tid)
-    assert len(tables) == tables_at_start
-    seen = play_to_the_end(room, tid, players, Bots(seed=seed))
+    assert len(tables) == -(-field // seats)
+    seen = play_to_the_end(room, tid, players, Bots(seed=seed, sleep_chance=sleep_chance))
     # Then it finished, with places 1..N each given once (or shared, rule 51)
     status, standings = room.api("GET", f"/tournaments/{tid}/standings", players[0])
     assert status == 200 and standings["status"] == "finished"
