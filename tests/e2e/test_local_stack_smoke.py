@@ -25,6 +25,8 @@ from infra.local.runtime import LocalRuntime
 from infra.local.template import load_stack
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+PATIENCE = 60.0
+"""Seconds a step may take on a busy machine (the tests check order and outcome, not speed)."""
 
 pytestmark = pytest.mark.skipif(not (REPO_ROOT / "app.py").exists(), reason="no CDK app to synthesize")
 
@@ -100,30 +102,38 @@ def test_websocket_connect_checks_the_token(stack: LocalRuntime) -> None:
     asyncio.run(scenario())
 
 
-def test_a_tournament_starts_by_its_schedule_and_workflow_and_deals(stack: LocalRuntime) -> None:
-    # Given an operator's tournament starting in a few seconds (time to register on a busy machine),
-    # and two registered players
+def announce_and_register(stack: LocalRuntime, players: tuple[str, ...]) -> tuple[str, datetime]:
+    """A freezeout starting soon, with ``players`` registered before its start.
+
+    The registration window is a few seconds; when the machine is too busy to register everyone in it (a
+    registration is refused, the start came first), the next attempt gives twice the time: the test checks
+    what happens, not how fast.
+    """
     operator = stack.token("olga", operator=True)
-    start_at = (datetime.now(UTC) + timedelta(seconds=6)).strftime("%Y-%m-%dT%H:%M:%SZ")
-    status, created = call(
-        stack,
-        "POST",
-        "/admin/tournaments",
-        operator,
-        {
-            "name": "smoke",
-            "format": "freezeout",
-            "buy_in": 1000,
-            "entry_fee": 100,
-            "min_players": 2,
-            "start_at": start_at,
-        },
-    )
-    assert status == 201, created
-    tid = created["id"]
-    for player in ("ann", "bob"):
-        assert call(stack, "POST", f"/admin/accounts/{player}/deposits", operator, {"amount": 5000})[0] == 201
-        assert call(stack, "POST", f"/tournaments/{tid}/registrations", stack.token(player), {})[0] == 201
+    for player in players:
+        assert call(stack, "POST", f"/admin/accounts/{player}/deposits", operator, {"amount": 50_000})[0] == 201
+    window = 6
+    for attempt in range(4):
+        start_at = (datetime.now(UTC) + timedelta(seconds=window)).replace(microsecond=0)
+        body = {
+            "name": f"smoke-{attempt}", "format": "freezeout", "buy_in": 1000, "entry_fee": 100, "min_players": 2,
+            "start_at": start_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        }  # fmt: skip
+        status, created = call(stack, "POST", "/admin/tournaments", operator, body)
+        assert status == 201, created
+        answers = [
+            call(stack, "POST", f"/tournaments/{created['id']}/registrations", stack.token(p), {}) for p in players
+        ]
+        if all(code == 201 for code, _ in answers):
+            return created["id"], start_at
+        assert all(code == 201 or answer["error"] == "registration_closed" for code, answer in answers), answers
+        window *= 2
+    raise AssertionError("registration closed before two players could register, four times")
+
+
+def test_a_tournament_starts_by_its_schedule_and_workflow_and_deals(stack: LocalRuntime) -> None:
+    # Given an operator's tournament starting in a few seconds, and two players registered in time
+    tid, start_at = announce_and_register(stack, ("ann", "bob"))
 
     # When its start time comes: the Scheduler schedule fires `start`, which runs the start workflow
     # (close registration, seat, deal); then table 1 shows its first hand
@@ -131,9 +141,9 @@ def test_a_tournament_starts_by_its_schedule_and_workflow_and_deals(stack: Local
         status, view = call(stack, "GET", f"/tournaments/{tid}/tables/1", stack.token("ann"))
         return status == 200 and isinstance(view, dict) and int(view.get("hand") or 0) >= 1
 
-    deadline = time.monotonic() + 40
+    deadline = start_at.timestamp() + PATIENCE  # generous: a busy machine may take its time
     while not first_hand_dealt():
-        assert time.monotonic() < deadline, "the first hand was not dealt"
+        assert time.time() < deadline, "the first hand was not dealt"
         time.sleep(0.3)
     assert call(stack, "GET", f"/tournaments/{tid}", stack.token("ann"))[1]["status"] == "running"
 
@@ -144,7 +154,7 @@ def test_a_tournament_starts_by_its_schedule_and_workflow_and_deals(stack: Local
             session.ws_connect(f"{stack.urls['ws']}?token={stack.token('ann')}") as ws,
         ):
             await ws.send_str(json.dumps({"action": "subscribe", "tournament_id": tid, "table_id": "1"}))
-            message: dict[str, Any] = await ws.receive_json(timeout=15)
+            message: dict[str, Any] = await ws.receive_json(timeout=PATIENCE)
             return message
 
     pushed = asyncio.run(subscribe())

@@ -45,7 +45,7 @@ def test_bots_play_a_tournament_over_http_and_websocket_to_its_winner(
                 runtime.token,
                 now=lambda: datetime.fromtimestamp(runtime.clock.now(), UTC),
                 time_factor=TIME_FACTOR,
-                registration_seconds=4.0,
+                registration_seconds=15.0,  # real seconds for four registrations: plenty on a busy machine
                 timeout_seconds=600.0,
             )
         )
