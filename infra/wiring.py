@@ -339,6 +339,8 @@ HTTP_ROUTES: tuple[HttpRoute, ...] = (
     _player("GET", "/tournaments/{id}/tables/{table}/hands/{hand}"),
     _operator("POST", "/admin/tournaments"),
     _operator("POST", "/admin/tournaments/{id}/terminate"),
+    _operator("POST", "/admin/tournaments/{id}/restart"),
+    _operator("POST", "/admin/tournaments/{id}/cancel"),
     _operator("POST", "/admin/accounts/{player}/deposits"),
     HttpRoute("GET", "/openapi.json", "api", authorized=False),
     HttpRoute("GET", "/swagger", "api", authorized=False),

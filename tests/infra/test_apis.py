@@ -30,6 +30,8 @@ CONTRACT_ROUTES = {
     "GET /tournaments/{id}/tables/{table}/hands/{hand}": "api",
     "POST /admin/tournaments": "admin",
     "POST /admin/tournaments/{id}/terminate": "admin",
+    "POST /admin/tournaments/{id}/restart": "admin",
+    "POST /admin/tournaments/{id}/cancel": "admin",
     "POST /admin/accounts/{player}/deposits": "admin",
     "GET /openapi.json": "api",
     "GET /swagger": "api",

@@ -33,6 +33,8 @@ CONTRACT_ROUTES = {
     ("get", "/tournaments/{id}/tables/{table}/hands/{hand}"),
     ("post", "/admin/tournaments"),
     ("post", "/admin/tournaments/{id}/terminate"),
+    ("post", "/admin/tournaments/{id}/restart"),
+    ("post", "/admin/tournaments/{id}/cancel"),
     ("post", "/admin/accounts/{player}/deposits"),
 }
 
