@@ -75,11 +75,11 @@ _CHEN_HIGH = {12: 10.0, 11: 8.0, 10: 7.0, 9: 6.0}
 
 
 def chen_score(hole: tuple[Card, Card]) -> float:
-    """Bill Chen's preflop score: about 20 for aces, 0 or less for trash.
+    """Bill Chen's preflop score: about 20 for aces, 0 or less for trash (half points are kept, not rounded).
 
     >>> from tourney.domain.cards import parse_cards
     >>> chen_score(tuple(parse_cards("AsAh"))), chen_score(tuple(parse_cards("7c2d")))
-    (20.0, -1.0)
+    (20.0, -1.5)
     """
     r1, r2 = hole[0] >> 2, hole[1] >> 2
     high, low = max(r1, r2), min(r1, r2)
