@@ -6,7 +6,9 @@ Input ``{"step": ..., "tournament_id": ..., "terminated_at"?: ...}`` (infra/work
 - ``try_restart``: answers ``{"restarted": bool, "window_closed": bool, ...}``
   for the workflow's choice (restarted, or nothing to recover: done; the 20
   minutes over: compensate; else wait and try again);
-- ``compensate``: pay by rule 17.3 (rollback, prize-pool payout or refund and share).
+- ``compensate``: one step of paying rule 17.3 (rollback, prize-pool payout or refund and
+  share): ``{"outcome": ..., "more": bool, "remaining": int, "paid": [...], ...}``; the workflow
+  calls it again while ``more`` (``services/compensation.py``).
 
 Each step is idempotent; errors go to the workflow's retry policy.
 """
@@ -44,7 +46,9 @@ def try_restart(task: TryRestartTask) -> dict[str, Any]:
 
 
 def compensate(task: CompensateTask) -> dict[str, Any]:
-    return services().recovery.compensate(task.tournament_id).to_dict()
+    answer = services().recovery.compensate(task.tournament_id).to_dict()
+    # Shaped for the workflow's Choice: call again while "more" (one step pays a bounded part of a large field).
+    return {**answer, "more": bool(answer.get("more", False)), "remaining": int(answer.get("remaining", 0))}
 
 
 STEPS = {"cancel_hands": cancel_hands, "try_restart": try_restart, "compensate": compensate}

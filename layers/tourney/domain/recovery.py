@@ -22,10 +22,16 @@ go one each to the largest stacks (equal stacks: in the order given). Prizes
 already paid are kept (rule 17.5). A crash before the start (rule 17.6) is a
 cancellation: :meth:`tourney.domain.registration.RegistrationBook.cancel`.
 
-:func:`compensate` decides and computes; :func:`compensation_entries` turns the
-result into ledger entries (fees back from the house, the rest from the pool,
-the house's overlay account covering what the pool lacks and taking back an
-overlay the outcome does not pay).
+:func:`compensate` decides and computes; :func:`plan_compensation` turns the
+result into a :class:`CompensationPlan`: its ledger entries (fees back from
+the player's house shard, the rest from the pool, the house's overlay account
+covering what the pool lacks and taking back an overlay the outcome does not
+pay), computed from facts that no longer change once the tournament is
+terminated, never from a balance read. The same facts give the same plan, the
+same entries and the same chunks at every retry, so a plan posted in part
+and then posted again from the start pays nobody twice (each entry's key is
+its idempotency key) and never meets an ``IdempotencyConflict``.
+:func:`compensation_entries` is the older form, given the pool's balance.
 
 >>> from datetime import UTC, datetime, timedelta
 >>> t0 = datetime(2025, 1, 1, tzinfo=UTC)
@@ -40,14 +46,17 @@ overlay the outcome does not pay).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Final
+from typing import Any, Final
 
 from tourney.domain.fees import Purchase, split_payment
 from tourney.domain.ledger import (
+    AccountKind,
     Entry,
     EntryKind,
     house_account_for,
@@ -64,6 +73,8 @@ ROLLBACK_WINDOW: Final = timedelta(minutes=30)
 """Terminated at most this long after ``started_at``: rollback (rule 17.3.b)."""
 PAYOUT_THRESHOLD_PERCENT: Final = 85
 """Collected strictly above this share of the guarantee: payout (rule 17.3.c)."""
+ENTRIES_PER_UNIT: Final = 20
+"""Entries of a plan posted in one unit of work (one DynamoDB transaction of at most 100 items)."""
 
 
 class CompensationOutcome(StrEnum):
@@ -277,3 +288,171 @@ def compensation_entries(
         key = f"compensation:{tournament_id}:overlay_return"
         entries.append(transfer(key, EntryKind.OVERLAY, tournament_id, pool, overlay, pool_held - needed, at))
     return tuple(e for e in entries if e is not None)
+
+
+@dataclass(frozen=True)
+class CompensationPlan:
+    """Rule 17's compensation as the ledger pays it: the same facts give the same entries, in the same chunks.
+
+    ``overlay_in`` is what the house's overlay account adds to the pool before
+    any payment (a guarantee not yet posted, or prizes a rollback lets
+    players keep); ``overlay_out`` is what goes back to it after the last
+    payment (an overlay the outcome does not pay). Both follow from the facts:
+    the pool holds ``collected + overlay_posted - prizes_paid`` once
+    terminated, whatever has been posted of the plan since.
+
+    Keys (unchanged): ``compensation:<t>:overlay``, ``compensation:<t>:<player>``,
+    ``compensation:<t>:overlay_return``.
+    """
+
+    tournament_id: str
+    compensation: Compensation
+    overlay_in: int = 0
+    overlay_out: int = 0
+    house_shards: int = 1
+
+    def __post_init__(self) -> None:
+        if min(self.overlay_in, self.overlay_out) < 0 or (self.overlay_in and self.overlay_out):
+            raise ValueError("the overlay either tops the pool up or is given back, by a non-negative amount")
+
+    @property
+    def outcome(self) -> CompensationOutcome:
+        return self.compensation.outcome
+
+    @property
+    def digest(self) -> str:
+        """A fingerprint of every amount of the plan: equal digests, equal entries.
+
+        >>> plan = CompensationPlan("t1", Compensation(CompensationOutcome.ROLLBACK, (Payment("ann", 100, 1_000),)))
+        >>> plan.digest == CompensationPlan("t1", plan.compensation).digest, len(plan.digest)
+        (True, 32)
+        """
+        body = [
+            self.tournament_id,
+            str(self.outcome),
+            self.overlay_in,
+            self.overlay_out,
+            self.house_shards,
+            [[p.player_id, p.from_house, p.from_pool] for p in self.compensation.payments],
+        ]
+        return hashlib.sha256(json.dumps(body, separators=(",", ":")).encode()).hexdigest()[:32]
+
+    def entries(self, at: datetime) -> tuple[Entry, ...]:
+        """Every entry, in the order they are posted: the overlay in, each payment, the overlay back."""
+        t = self.tournament_id
+        pool, overlay = pool_account(t), overlay_account(t)
+        entries: list[Entry | None] = [
+            transfer(f"compensation:{t}:overlay", EntryKind.OVERLAY, t, overlay, pool, self.overlay_in, at)
+        ]
+        for payment in self.compensation.payments:
+            legs = (
+                (player_account(payment.player_id), payment.amount),
+                (pool, -payment.from_pool),
+                (house_account_for(t, payment.player_id, self.house_shards), -payment.from_house),
+            )
+            entries.append(make_entry(f"compensation:{t}:{payment.player_id}", EntryKind.COMPENSATION, t, legs, at))
+        entries.append(
+            transfer(f"compensation:{t}:overlay_return", EntryKind.OVERLAY, t, pool, overlay, self.overlay_out, at)
+        )
+        return tuple(e for e in entries if e is not None)
+
+    def units(self, at: datetime, size: int = ENTRIES_PER_UNIT) -> tuple[tuple[Entry, ...], ...]:
+        """The entries in chunks of ``size``, each posted as one unit of work, in order.
+
+        In order, the pool never runs short: the overlay comes in first and
+        goes back last, and the payments in between take no more than it holds.
+        """
+        if size < 1:
+            raise ValueError("a unit holds at least one entry")
+        entries = self.entries(at)
+        return tuple(entries[i : i + size] for i in range(0, len(entries), size))
+
+
+def plan_compensation(
+    tournament_id: str, facts: Termination, *, overlay_posted: int = 0, house_shards: int = 1
+) -> CompensationPlan:
+    """The plan that pays rule 17.3 from the facts alone (``overlay_posted``: the overlay already in the pool).
+
+    >>> from datetime import UTC, datetime, timedelta
+    >>> t0 = datetime(2025, 1, 1, tzinfo=UTC)
+    >>> facts = Termination(
+    ...     TournamentFormat.FREEZEOUT, t0, t0 + timedelta(minutes=45), False, 2_000, 5_000,
+    ...     (Contribution("ann", 100, 1_000), Contribution("bob", 100, 1_000)), 0,
+    ...     (Stack("ann", 15_000), Stack("bob", 5_000)),
+    ... )
+    >>> plan = plan_compensation("t1", facts)
+    >>> plan.outcome, plan.overlay_in, plan.overlay_out, plan.compensation.from_pool
+    (<CompensationOutcome.PAYOUT: 'payout'>, 3000, 0, 5000)
+    >>> plan_compensation("t1", facts, overlay_posted=3_000).overlay_in
+    0
+    """
+    if overlay_posted < 0:
+        raise ValueError("the overlay posted is non-negative cents")
+    compensation = compensate(facts)
+    held = facts.collected + overlay_posted - facts.prizes_paid
+    if held < 0:
+        raise ValueError("more prizes paid than the pool held")
+    needed = compensation.from_pool
+    return CompensationPlan(
+        tournament_id,
+        compensation,
+        overlay_in=max(0, needed - held),
+        overlay_out=max(0, held - needed),
+        house_shards=house_shards,
+    )
+
+
+def paid_by(entries: Sequence[Entry]) -> tuple[tuple[str, int], ...]:
+    """``(player, amount)`` of each compensation entry among ``entries`` (the overlay legs left out)."""
+    return tuple(
+        (leg.account.owner, leg.amount)
+        for entry in entries
+        if entry.kind is EntryKind.COMPENSATION
+        for leg in entry.legs
+        if leg.account.kind is AccountKind.PLAYER
+    )
+
+
+@dataclass(frozen=True)
+class FrozenPlan:
+    """A compensation plan once fixed (kept with the coordinator's state): what every later step must pay again.
+
+    ``digest`` is the plan's (:attr:`CompensationPlan.digest`): a step that
+    computes another plan from the facts refuses to pay it. ``units``: how
+    many chunks of entries it has; ``posted``: how many are known to be
+    posted (a hint, only ever raised: posting a chunk again changes nothing).
+    ``at``: when it was fixed, the timestamp of its entries.
+    """
+
+    outcome: CompensationOutcome
+    digest: str
+    units: int
+    at: datetime
+    posted: int = 0
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.posted <= self.units:
+            raise ValueError("posted counts chunks of the plan")
+
+    @property
+    def entries_done(self) -> bool:
+        return self.posted >= self.units
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "outcome": str(self.outcome),
+            "digest": self.digest,
+            "units": self.units,
+            "at": self.at.isoformat(),
+            "posted": self.posted,
+        }
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> FrozenPlan:
+        return cls(
+            outcome=CompensationOutcome(raw["outcome"]),
+            digest=str(raw["digest"]),
+            units=int(raw["units"]),
+            at=datetime.fromisoformat(raw["at"]),
+            posted=int(raw.get("posted", 0)),
+        )

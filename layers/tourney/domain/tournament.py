@@ -47,6 +47,7 @@ from tourney.domain.prizes import (
     prize_amounts,
     prize_entry,
 )
+from tourney.domain.recovery import FrozenPlan
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.structure import BlindLevel, TournamentConfig, TournamentFormat
 
@@ -127,6 +128,8 @@ class TournamentState:
     hands: int = 0
     moves: int = 0
     final_table_formed: bool = False
+    compensation: FrozenPlan | None = None
+    """Once terminated and not restarted: the compensation plan fixed by its first step (RULES.md, rule 17.3)."""
 
     @classmethod
     def start(cls, tournament_id: str, config: TournamentConfig, table_sizes: Mapping[TableId, int]) -> TournamentState:
@@ -311,12 +314,14 @@ class TournamentState:
             "hands": self.hands,
             "moves": self.moves,
             "final_table_formed": self.final_table_formed,
+            "compensation": self.compensation.to_dict() if self.compensation else None,
         }
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> TournamentState:
         clock, ended = raw.get("clock"), raw.get("ended_at")
         pool, collected = raw.get("prize_pool"), raw.get("collected")
+        compensation = raw.get("compensation")
         return cls(
             tournament_id=str(raw["tournament_id"]),
             config=TournamentConfig.from_dict(raw["config"]),
@@ -332,6 +337,7 @@ class TournamentState:
             hands=int(raw.get("hands", 0)),
             moves=int(raw.get("moves", 0)),
             final_table_formed=bool(raw.get("final_table_formed", False)),
+            compensation=FrozenPlan.from_dict(compensation) if compensation else None,
         )
 
 

@@ -20,10 +20,9 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from tourney.domain.errors import AlreadyStarted, Conflict
-from tourney.domain.ledger import pool_account
-from tourney.domain.recovery import Contribution, Stack, Termination, compensate, compensation_entries
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.structure import TournamentFormat
+from tourney.services.compensation import UNITS_PER_STEP, pay_step
 from tourney.services.deps import Deps
 from tourney.services.messages import HandEnded
 from tourney.services.records import TableRecord, TournamentRecord
@@ -296,59 +295,26 @@ class RecoveryService:
 
         retrying(d, attempt)
 
-    def compensate(self, tid: str) -> RecoveryStep:
-        """After 20 minutes: compensate the remaining players by rule 17.3 (rollback, payout or refund share)."""
+    def compensate(self, tid: str, *, units: int = UNITS_PER_STEP) -> RecoveryStep:
+        """After 20 minutes: one step of compensating the remaining players by rule 17.3.
+
+        Rollback, payout or refund share, paid in steps of at most ``units``
+        units of work: the answer says ``more`` until the plan is paid and the
+        tournament ended, then a step answers ``nothing``. Any step may run
+        again, or at the same time as another, at any point: the plan is fixed
+        from facts that do not change once terminated, and every entry is
+        idempotent (``services/compensation.py``). Each step is a sign of life
+        for the watchdog, which requests the workflow again for a terminated
+        tournament not ended whose recovery has gone quiet.
+        """
         d = self._d
-        t = d.store.tournaments.get(tid)
-        if t.status is not TournamentStatus.TERMINATED or t.terminated_at is None:
+        t = self._seen(tid)
+        if t is None or t.terminated_at is None:
             return RecoveryStep(tid, "nothing")
-        now = d.clock.now()
-        left = int((t.terminated_at + RESTART_WINDOW - now).total_seconds())
-        if left > 0:
-            return RecoveryStep(tid, "retry", seconds_left=left)
-        coordinator = d.store.coordinators.get(tid)
-        if coordinator is None or t.ended_at is not None:
-            return RecoveryStep(tid, "nothing")
-        state = coordinator.state
-        entrants = d.store.entrants.list(tid)
-        stacks = [
-            Stack(sp.player, sp.stack)
-            for record in sorted(self._tables(tid), key=lambda r: (len(r.table_id), r.table_id))
-            for sp in record.table.seats.values()
-            if sp.stack > 0
-        ]
-        contributions = tuple(
-            Contribution(e.player_id, e.contribution.house_paid, e.contribution.pool_paid) for e in entrants
-        )
-        facts = Termination(
-            format=state.config.format,
-            started_at=state.started_at or t.terminated_at,
-            terminated_at=t.terminated_at,
-            last_rebuy_period_ended=state.rebuy_period_over(t.terminated_at),
-            collected=sum(c.pool for c in contributions),
-            guarantee=state.config.guarantee,
-            contributions=contributions,
-            prizes_paid=state.prizes_paid,
-            remaining=tuple(stacks),
-            payout=state.payout(),
-        )
-        outcome = compensate(facts)
-        pool_held = d.store.ledger.balance(pool_account(tid))
-        entries = compensation_entries(tid, outcome, pool_held, now, t.house_shards)
-        for i in range(0, len(entries), ENTRIES_PER_UNIT):
-            uow = d.store.unit_of_work()
-            uow.post(entries[i : i + ENTRIES_PER_UNIT])
-            uow.commit()
-        state.status = TournamentStatus.TERMINATED
-        state.ended_at = now
-        uow = d.store.unit_of_work()
-        uow.save(coordinator)
-        uow.save(replace(t, ended_at=now))
-        for record in self._tables(tid):
-            uow.save(replace(record, closed=True))
-        uow.commit()
-        paid = tuple((p.player_id, p.amount) for p in outcome.payments)
-        return RecoveryStep(tid, str(outcome.outcome), paid=paid)
+        left = window_left(t.terminated_at, d.clock.now())
+        if left > timedelta(0):
+            return RecoveryStep(tid, "retry", seconds_left=seconds_up(left))
+        return pay_step(d, t, units=units, cancel_hands=self.cancel_hands)
 
     def sweep(self, now: datetime | None = None) -> SweepReport:
         """Refund every tournament that should have started and did not (rule 17.6); start a full Sit&Go."""
