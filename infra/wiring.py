@@ -123,13 +123,18 @@ WORKFLOWS: tuple[WorkflowSpec, ...] = (
     # cancel_hands; then loop: try_restart -> {"restarted": bool, "window_closed": bool, ...};
     # restarted -> done; window_closed (the 20 minutes since termination of rule 17 are over)
     # -> compensate; otherwise Wait wait_seconds (SecondsPath) and try again.
+    # compensate -> {"outcome", "more": bool, "remaining": int, "seconds_left": int, "paid"}: called
+    # again while more (one step pays a bounded part of a large field); a failed step is retried with
+    # backoff, then caught and tried again after wait_seconds, while the execution lives (a day: a
+    # large field's compensation and its retries fit). Past that, the watchdog requests the workflow
+    # again for a terminated tournament that has not ended.
     # Every task's payload is {"step", "tournament_id"}.
     WorkflowSpec(
         "recovery",
         env="RECOVERY_WORKFLOW_ARN",
         task_function="recovery_tasks",
         steps=("cancel_hands", "try_restart", "compensate"),
-        timeout_minutes=60,
+        timeout_minutes=24 * 60,
     ),
 )
 

@@ -16,9 +16,24 @@ Recovery (``WorkflowRecovery``)::
     WaitGiven? --no--> DefaultWait ($.wait_seconds = 60) --+
                --yes-----------------------------------------+--> CancelHands
     CancelHands -> TryRestart -> Restarted? --$.restart.restarted--> Restarted
-                      ^                      --$.restart.window_closed (20 minutes over)--> Compensate -> Compensated
+                      ^                      --$.restart.window_closed (20 minutes over)--> Compensate (below)
                       |                      --otherwise--> WaitBeforeRetry --+
                       +------------- (SecondsPath $.wait_seconds) ------------+
+
+    Compensate -> Compensated? --$.compensation.more--> Compensate (the next step of a large field)
+        |                      --$.compensation.outcome == "retry"--> WaitForWindow ($.compensation.seconds_left)
+        |                                                              -> Compensate
+        |                      --otherwise--> Compensated
+        +-- failed, its retries spent (Catch) --> WaitBeforeCompensating ($.wait_seconds) -> Compensate
+
+Each compensation step pays a bounded part of the plan and answers ``more`` until the plan is
+paid and the tournament ended (``services/compensation.py``). Every step is safe to run again, so
+a failed one is retried with backoff like every task (``wiring.TASK_RETRY_*``), then caught and,
+after ``$.wait_seconds``, retried again the same way, for as long as the execution lives (a day,
+``wiring.WORKFLOWS``). If the execution still ends without compensating (timed out, aborted, never
+started), the watchdog requests the workflow again for a tournament that is terminated and not ended
+once its recovery has gone quiet (``RecoveryService.watch``); the new execution's steps carry on
+from what is posted.
 """
 
 from __future__ import annotations
@@ -134,15 +149,45 @@ class Workflows(Construct):
         tournament = {"tournament_id": "$.tournament_id"}
         cancel = _task(scope, "CancelHands", function, "cancel_hands", tournament, "$.cancelled")
         try_restart = _task(scope, "TryRestart", function, "try_restart", tournament, "$.restart")
-        compensate = _task(scope, "Compensate", function, "compensate", tournament, "$.compensation")
+        # Only what the Choice reads is kept: one step's payments stay out of the state.
+        compensate = _task(
+            scope,
+            "Compensate",
+            function,
+            "compensate",
+            tournament,
+            "$.compensation",
+            result_selector={
+                "outcome": "$.outcome",
+                "more": "$.more",
+                "remaining": "$.remaining",
+                "seconds_left": "$.seconds_left",
+            },
+        )
+        compensate.add_catch(
+            sfn.Wait(scope, "WaitBeforeCompensating", time=sfn.WaitTime.seconds_path("$.wait_seconds")).next(
+                compensate
+            ),
+            errors=[sfn.Errors.ALL],
+            result_path="$.compensation_error",
+        )
+        compensated = (
+            sfn.Choice(scope, "Compensated?")
+            .when(sfn.Condition.boolean_equals("$.compensation.more", True), compensate)
+            .when(
+                sfn.Condition.string_equals("$.compensation.outcome", "retry"),
+                sfn.Wait(scope, "WaitForWindow", time=sfn.WaitTime.seconds_path("$.compensation.seconds_left")).next(
+                    compensate
+                ),
+            )
+            .otherwise(sfn.Succeed(scope, "Compensated"))
+        )
+        compensate.next(compensated)
         wait = sfn.Wait(scope, "WaitBeforeRetry", time=sfn.WaitTime.seconds_path("$.wait_seconds"))
         decide = (
             sfn.Choice(scope, "Restarted?")
             .when(sfn.Condition.boolean_equals("$.restart.restarted", True), sfn.Succeed(scope, "Restarted"))
-            .when(
-                sfn.Condition.boolean_equals("$.restart.window_closed", True),
-                compensate.next(sfn.Succeed(scope, "Compensated")),
-            )
+            .when(sfn.Condition.boolean_equals("$.restart.window_closed", True), compensate)
             .otherwise(wait.next(try_restart))
         )
         cancel.next(try_restart).next(decide)

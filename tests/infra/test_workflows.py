@@ -105,10 +105,44 @@ def test_recovery_cancels_then_retries_restart_until_the_window_closes(synthesiz
     assert states[by_variable["$.restart.restarted"]]["Type"] == "Succeed"
     compensate = states[by_variable["$.restart.window_closed"]]
     assert compensate["Parameters"]["step"] == "compensate"
-    assert states[compensate["Next"]]["Type"] == "Succeed"
     wait = states[choice["Default"]]
     # the wait comes from the input (tests and the local runtime shorten it), then the loop closes
     assert wait == {"Type": "Wait", "SecondsPath": "$.wait_seconds", "Next": "TryRestart"}
+
+
+def test_rule_17_recovery_calls_compensate_again_while_it_answers_more_and_after_it_fails(
+    synthesized: Synthesized,
+) -> None:
+    machine = definition(synthesized, "recovery")
+    states = machine["States"]
+    compensate = states["Compensate"]
+    # Only what the choice reads is kept from a step's answer (its payments stay out of the state)
+    assert compensate["ResultPath"] == "$.compensation"
+    assert compensate["ResultSelector"] == {
+        "outcome.$": "$.outcome",
+        "more.$": "$.more",
+        "remaining.$": "$.remaining",
+        "seconds_left.$": "$.seconds_left",
+    }
+    # A step that answers more is followed by another; one that is done ends the workflow
+    choice = states[compensate["Next"]]
+    assert choice["Type"] == "Choice"
+    assert {"Variable": "$.compensation.more", "BooleanEquals": True, "Next": "Compensate"} in choice["Choices"]
+    assert states[choice["Default"]]["Type"] == "Succeed"
+    # Called while the window is still open (clocks apart), it waits the seconds left and tries again
+    early = next(c for c in choice["Choices"] if c["Variable"] == "$.compensation.outcome")
+    assert early["StringEquals"] == "retry"
+    assert states[early["Next"]] == {"Type": "Wait", "SecondsPath": "$.compensation.seconds_left", "Next": "Compensate"}
+    # A step that failed is retried with backoff (the tasks' policy), then caught: wait, and compensate again
+    assert compensate["Retry"][-1]["ErrorEquals"] == ["States.ALL"]
+    assert compensate["Retry"][-1]["BackoffRate"] > 1
+    (catch,) = compensate["Catch"]
+    assert catch["ErrorEquals"] == ["States.ALL"]
+    assert catch["ResultPath"] not in ("$", "$.compensation", "$.tournament_id", "$.wait_seconds")
+    assert states[catch["Next"]] == {"Type": "Wait", "SecondsPath": "$.wait_seconds", "Next": "Compensate"}
+    # and the execution lives long enough for a large field and its retries (a day)
+    properties = synthesized.resources["WorkflowRecovery"]["Properties"]
+    assert machine.get("TimeoutSeconds", 0) >= 24 * 3600 or properties.get("TimeoutSeconds", 0) >= 24 * 3600
 
 
 def test_starters_get_the_workflow_arn(synthesized: Synthesized) -> None:

@@ -34,6 +34,15 @@ class FakeTasks:
     def __init__(self, restart_attempts: int) -> None:
         self.calls: list[dict[str, Any]] = []
         self.restart_attempts = restart_attempts
+        self.compensate_steps = 1
+        """How many compensation steps it takes (each answers more but the last)."""
+        self.compensate_failures: list[int] = []
+        """Which calls of compensate (1, 2, ...) fail."""
+
+    def fails(self, event: dict[str, Any]) -> bool:
+        """Whether this call (not answered yet) fails."""
+        call = 1 + sum(1 for c in self.calls if c["step"] == "compensate")
+        return event["step"] == "compensate" and call in self.compensate_failures
 
     def answer(self, event: dict[str, Any]) -> dict[str, Any]:
         self.calls.append(event)
@@ -52,6 +61,18 @@ class FakeTasks:
         if step == "try_restart":
             attempts = sum(1 for c in self.calls if c["step"] == "try_restart")
             return {"outcome": "retry", "restarted": False, "window_closed": attempts >= self.restart_attempts}
+        if step == "compensate":
+            calls = sum(1 for c in self.calls if c["step"] == "compensate")
+            done = calls - sum(1 for f in self.compensate_failures if f <= calls)
+            left = max(0, self.compensate_steps - done)
+            return {
+                "tournament_id": tid,
+                "outcome": "rollback",
+                "more": left > 0,
+                "remaining": left,
+                "seconds_left": 0,
+                "paid": [["p1", 100]],
+            }
         return {"tournament_id": tid, "outcome": step}
 
     def steps(self) -> list[str]:
@@ -68,11 +89,18 @@ def moto_sfn(synthesized: Synthesized) -> Iterator[tuple[Any, dict[str, str], Fa
 
     def invoke(self: Any, event: str | dict[str, Any] | None = None) -> tuple[str, bool, str]:
         payload = json.loads(event) if isinstance(event, str | bytes) else dict(event or {})
-        return json.dumps(fake.answer(payload)), False, ""
+        failed = fake.fails(payload)
+        answer = fake.answer(payload)
+        if failed:
+            return json.dumps({"errorType": "Crash", "errorMessage": "the task died"}), True, ""
+        return json.dumps(answer), False, ""
+
+    from moto.stepfunctions.parser.asl.component.common.retry import retrier_decl
 
     with (
         mock_aws(config={"stepfunctions": {"execute_state_machine": True}}),
         mock.patch.object(LambdaFunction, "_invoke_lambda", invoke),
+        mock.patch.object(retrier_decl, "time", mock.Mock()),  # a Retry's backoff does not really sleep
     ):
         role = boto3.client("iam", region_name=REGION).create_role(RoleName="tasks", AssumeRolePolicyDocument="{}")
         code = io.BytesIO()
@@ -130,7 +158,12 @@ def test_recovery_retries_restart_then_compensates(moto_sfn: tuple[Any, dict[str
     # Then hands are cancelled, restart is tried three times, and the tournament is compensated
     assert result["status"] == "SUCCEEDED"
     assert fake.steps() == ["cancel_hands", "try_restart", "try_restart", "try_restart", "compensate"]
-    assert json.loads(result["output"])["compensation"]["outcome"] == "compensate"
+    assert json.loads(result["output"])["compensation"] == {
+        "outcome": "rollback",
+        "more": False,
+        "remaining": 0,
+        "seconds_left": 0,
+    }
 
 
 def test_recovery_waits_a_minute_between_attempts_when_the_input_says_nothing(
@@ -146,3 +179,24 @@ def test_recovery_waits_a_minute_between_attempts_when_the_input_says_nothing(
     assert result["status"] == "SUCCEEDED"
     assert json.loads(result["output"])["wait_seconds"] == 60
     assert fake.steps() == ["cancel_hands", "try_restart", "compensate"]
+
+
+def test_rule_17_recovery_calls_compensate_until_done_and_again_after_failures(
+    moto_sfn: tuple[Any, dict[str, str], FakeTasks],
+) -> None:
+    client, machines, fake = moto_sfn
+    fake.calls.clear()
+    fake.restart_attempts, fake.compensate_steps = 1, 3
+    # The 2nd call fails once (retried), the 4th to the 9th fail six times in a row (retries spent: caught)
+    fake.compensate_failures = [2, 4, 5, 6, 7, 8, 9]
+    try:
+        # When a large field is compensated in three steps, and steps fail on the way
+        result = _run(client, machines["WorkflowRecovery"], {"tournament_id": "T4", "wait_seconds": 0}, "recover-T4")
+    finally:
+        fake.restart_attempts, fake.compensate_steps, fake.compensate_failures = 3, 1, []
+    # Then compensate is called until it answers that it is done, through the failures, and the workflow succeeds
+    assert result["status"] == "SUCCEEDED"
+    assert fake.steps() == ["cancel_hands", "try_restart"] + ["compensate"] * 10
+    output = json.loads(result["output"])
+    assert output["compensation"]["more"] is False
+    assert "Crash" in json.dumps(output.get("compensation_error"))
