@@ -261,6 +261,8 @@ def violations(sim: Simulation) -> list[str]:
             if pool_left != 0:
                 found.append(f"money conserved: a compensated tournament's pool holds {pool_left}")
     elif t.status == "cancelled":
+        if ended is None:
+            found.append("reaches an end state: cancelled and never refunded")
         if any(e.contribution.total_paid for e in entrants.values()) and sum(net.values()) != 0:
             found.append("refunded: a cancelled tournament kept players' money")
         if t.start_at is not None and ended is not None and ended > t.start_at + REFUND_WITHIN:

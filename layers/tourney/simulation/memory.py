@@ -195,9 +195,10 @@ class Simulation:
         return self._over
 
     def _is_over(self, t: TournamentRecord) -> bool:
-        if t.status == "terminated":
+        """Finished; or terminated and compensated, or cancelled and refunded (both set ``ended_at`` last)."""
+        if t.status in ("terminated", "cancelled"):
             return t.ended_at is not None
-        return t.status in ("finished", "cancelled")
+        return t.status == "finished"
 
     def _tick(self) -> None:
         coordinator = self.store.coordinators.get(self.tournament_id)
