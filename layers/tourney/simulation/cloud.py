@@ -65,10 +65,19 @@ def _rate_seconds(expression: str) -> float:
 
 @dataclass
 class Task:
-    """A workflow's Lambda task (``step`` of its task function)."""
+    """A workflow's Lambda task (``step`` of its task function).
+
+    ``catch``: once its retries are spent, the workflow receives :data:`CAUGHT` instead of failing
+    (a ``Catch`` on ``States.ALL``).
+    """
 
     step: str
     call: Callable[[], Any]
+    catch: bool = False
+
+
+CAUGHT = object()
+"""What a task with a ``Catch`` answers when it failed and its retries are spent."""
 
 
 @dataclass
@@ -83,6 +92,7 @@ Workflow = Generator[Task | Wait, Any, None]
 class Execution:
     name: str
     workflow: str
+    started: datetime | None = None
     status: str = "running"
     error: str = ""
     answers: list[tuple[str, Any]] = field(default_factory=list)
@@ -167,8 +177,9 @@ class Cloud:
         """``key`` of the last answer a workflow task ``step`` gave (the report's termination outcome)."""
         for execution in reversed(list(self.executions.values())):
             for name, answer in reversed(execution.answers):
-                if name == step and answer is not None:
-                    return getattr(answer, key, None)
+                value = getattr(answer, key, None) if name == step and answer is not None else None
+                if value is not None and value not in ("retry", "nothing"):
+                    return value
         return None
 
     def _on_commit(self, phase: str) -> None:
@@ -247,10 +258,15 @@ class Cloud:
         """Start an execution; a name already used is a no-op (Step Functions' ``ExecutionAlreadyExists``)."""
         if name in self.executions:
             return
-        execution = self.executions[name] = Execution(name, workflow)
+        execution = self.executions[name] = Execution(name, workflow, started=self.now())
         self.after(TASK_SECONDS, lambda: self._advance(execution, body, None), name)
 
     def _advance(self, execution: Execution, body: Workflow, answer: Any) -> None:
+        limit = timedelta(minutes=wiring.WORKFLOWS_BY_NAME[execution.workflow].timeout_minutes)
+        if execution.started is not None and self.now() - execution.started > limit:
+            execution.status, execution.error = "timed_out", f"ran past {limit}"
+            body.close()
+            return
         try:
             state = body.send(answer)
         except StopIteration:
@@ -272,6 +288,9 @@ class Cloud:
             self.after(TASK_SECONDS, lambda: self._advance(execution, body, answer), execution.name)
             return
         interval, backoff, attempts = TASK_RETRY
+        if attempt >= attempts and task.catch:
+            self.after(TASK_SECONDS, lambda: self._advance(execution, body, CAUGHT), execution.name)
+            return
         if attempt >= attempts:
             execution.status, execution.error = "failed", f"{task.step} failed {attempt} times"
             body.close()
@@ -434,7 +453,11 @@ def _deal_batch(services: Services, tid: str, batch: int) -> Any:
 
 
 def recovery_workflow(services: Services, tid: str) -> Workflow:
-    """``WorkflowRecovery``: CancelHands -> TryRestart, every minute until restarted or 20 minutes -> Compensate."""
+    """``WorkflowRecovery``: CancelHands -> TryRestart, every minute until restarted or 20 minutes -> Compensate.
+
+    Compensate is called again while it answers ``more``, waits out a window still open (``retry``),
+    and, failed with its retries spent, is caught and tried again after the minute's wait.
+    """
     recovery = services.recovery
     yield Task("cancel_hands", lambda: recovery.cancel_hands(tid))
     while True:
@@ -446,6 +469,12 @@ def recovery_workflow(services: Services, tid: str) -> Workflow:
             break
         yield Wait(wiring.RECOVERY_RETRY_SECONDS)
     while True:
-        step = yield Task("compensate", lambda: recovery.compensate(tid))
-        if step is None or getattr(step, "more", False) is not True:
+        step = yield Task("compensate", lambda: recovery.compensate(tid), catch=True)
+        if step is CAUGHT:
+            yield Wait(wiring.RECOVERY_RETRY_SECONDS)  # WaitBeforeCompensating
+        elif step is not None and getattr(step, "more", False) is True:
+            continue
+        elif step is not None and getattr(step, "outcome", "") == "retry":
+            yield Wait(float(getattr(step, "seconds_left", 0) or 0))  # WaitForWindow
+        else:
             return
