@@ -245,11 +245,20 @@ class CoordinatorService:
 
     @staticmethod
     def _add_pending_chips(record: TableRecord) -> TableRecord:
-        """Chips bought during the hand by players dealt in, added now that it is over."""
+        """Chips bought during the hand by players dealt in, added now that it is over.
+
+        A buyer who lost every chip of the stack they played the hand with keeps the seat the
+        hand emptied, with the chips bought: they are not out (RULES.md, Rebuys and add-ons).
+        """
+        table = record.table
+        ended = table.last_hand_ended
+        vacated = {o.player: o.seat for o in ended.busted if o.seat in ended.vacated} if ended else {}
         kept: list[tuple[str, int]] = []
         for player, chips in record.pending_chips:
-            if player in record.table.players.values():
-                record.table.add_chips(player, chips)
+            if player in table.players.values():
+                table.add_chips(player, chips)
+            elif player in vacated and vacated[player] not in table.players:
+                table.seat_player(player, vacated[player], chips)
             else:
                 kept.append((player, chips))
         return replace(record, pending_chips=tuple(kept))

@@ -68,3 +68,41 @@ def test_rule_17_chips_bought_in_a_hand_that_is_cancelled_go_to_the_buyer(
     assert record.pending_chips == ()
     assert record.table.stack(record.table.seat_of(player)) == 20_000
     assert chips_in_play(services, tid) == bought + 10_000
+
+
+def test_rebuys_an_add_on_bought_during_a_hand_the_buyer_busts_in_keeps_them_in() -> None:
+    # Given a heads-up table, outside any rebuy period, where A has bought the add-on during the hand (pending)
+    from random import Random
+
+    from tourney.domain.hand import ActionKind
+    from tourney.domain.structure import BlindLevel
+    from tourney.domain.table import Table
+    from tourney.services.coordinate import CoordinatorService
+    from tourney.services.records import TableRecord
+
+    from tests.support.decks import stacked_deck
+
+    table = Table("1", 2)
+    table.seat_player("A", 1, 1_000)
+    table.seat_player("B", 2, 1_000)
+    table.draw_button(rng=Random(3))
+    table.start_hand(BlindLevel(1, 25, 50), stacked_deck(["2c7d", "AsAh"], "KdQs9h5c3d"))
+    record = TableRecord("t1", "1", table, pending_chips=(("A", 5_000), ("B", 5_000)))
+    # When A goes all in, B calls and A loses every chip of the stack A played the hand with
+    while table.hand_in_progress:
+        awaiting = table.awaiting()
+        assert awaiting is not None
+        assert table.hand is not None
+        options = table.hand.options()
+        assert options is not None
+        if options.max_raise_to is not None:
+            table.act(awaiting.player, ActionKind.RAISE, options.max_raise_to)
+        else:
+            table.act(awaiting.player, ActionKind.CALL)
+    loser = next(o.player for o in table.last_hand_ended.busted)  # type: ignore[union-attr]
+    assert loser not in table.players.values()
+    # Then, as the coordinator adds the chips bought in the hand, the loser is back in the seat the hand emptied
+    settled = CoordinatorService._add_pending_chips(record)
+    assert settled.pending_chips == ()
+    assert loser in settled.table.players.values()
+    assert sum(sp.stack for sp in settled.table.seats.values()) == 2_000 + 10_000
