@@ -185,6 +185,11 @@ class MemoryStore:
             raise NotFound(f"no table {table_id} in {tournament_id}")
         return found
 
+    def stored_entrants(self, tournament_id: str) -> list[EntrantRecord]:
+        """Every stored entrant of the tournament, not copies (read-only), in no order."""
+        with self._lock:
+            return list(self._buckets.get(("entrant", tournament_id), {}).values())
+
     def stored_tables(self, tournament_id: str) -> list[TableRecord]:
         """Every stored table of the tournament, not copies (read-only), by table id."""
         with self._lock:

@@ -72,7 +72,7 @@ class Checks:
         add_on = config.add_on.chips if config.add_on else 0
         bought = sum(
             config.starting_stack + e.contribution.rebuys * config.chips_per_rebuy + e.contribution.addons * add_on
-            for e in store.entrants.list(tid)
+            for e in store.stored_entrants(tid)
         )
         if chips != bought:
             raise SimulationError(f"{chips} chips in play, {bought} bought")

@@ -70,7 +70,9 @@ class SimulationOptions:
     restart_after_minutes: float = 5.0
     phh_dir: str | None = None
     full_check_players: int = 200
-    check_every: int = 100
+    check_every: int | None = None
+    """Hands between two tournament-wide checks above ``full_check_players`` (default: one per 10 players,
+    at least 100, so that their cost, which grows with the field, stays a small share of the run)."""
     fast: bool = True
     """The in-memory store hands out records without copying them (see ``adapters/memory.py``)."""
 
@@ -121,7 +123,8 @@ class Simulation:
         self.tournament_id = f"sim-{options.format}-{options.players}-{options.seed}"
         self.players = [f"p{i:06d}" for i in range(1, options.players + 1)]
         self.crowd = Crowd(self.cloud, self.tournament_id, self.faults.rng_for("bots"))
-        self.checks = Checks(self.store, self.tournament_id, options.full_check_players, options.check_every)
+        every = options.check_every or max(100, options.players // 10)
+        self.checks = Checks(self.store, self.tournament_id, options.full_check_players, every)
         self.termination: _Termination | None = None
         self._last_record: HandRecord | None = None
         self._over = False
