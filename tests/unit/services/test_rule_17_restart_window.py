@@ -61,7 +61,6 @@ def test_rule_17_the_seconds_left_are_rounded_up(
     assert services.recovery.try_restart(tid).seconds_left == 15 * 60
 
 
-@pytest.mark.xfail(reason="compensate's own guard truncates seconds; its rewrite is another engineer's (issue 8)")
 def test_rule_17_compensation_never_starts_before_twenty_minutes(
     services: Services, create: Callable[..., str], clock: FrozenClock
 ) -> None:
