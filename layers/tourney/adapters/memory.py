@@ -52,27 +52,28 @@ Key = tuple[Any, ...]
 EPOCH = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 
+_KEYS: dict[type, Callable[[Any], Key]] = {
+    TournamentRecord: lambda r: ("tournament", r.tournament_id),
+    RegistrationRecord: lambda r: ("registration", r.tournament_id, r.player_id),
+    CounterShard: lambda r: ("shard", r.tournament_id, r.shard),
+    WaitingList: lambda r: ("waiting_list", r.tournament_id),
+    SeatingPlan: lambda r: ("plan", r.tournament_id, r.batch),
+    TableRecord: lambda r: ("table", r.tournament_id, r.table_id),
+    CoordinatorRecord: lambda r: ("coordinator", r.tournament_id),
+    EntrantRecord: lambda r: ("entrant", r.tournament_id, r.player_id),
+    HandRecord: lambda r: ("hand", r.tournament_id, r.table_id, r.hand_number),
+}
+
+
 def record_key(record: Record) -> Key:
-    """The stored identity of a record (its primary key)."""
-    if isinstance(record, TournamentRecord):
-        return ("tournament", record.tournament_id)
-    if isinstance(record, RegistrationRecord):
-        return ("registration", record.tournament_id, record.player_id)
-    if isinstance(record, CounterShard):
-        return ("shard", record.tournament_id, record.shard)
-    if isinstance(record, WaitingList):
-        return ("waiting_list", record.tournament_id)
-    if isinstance(record, SeatingPlan):
-        return ("plan", record.tournament_id, record.batch)
-    if isinstance(record, TableRecord):
-        return ("table", record.tournament_id, record.table_id)
-    if isinstance(record, CoordinatorRecord):
-        return ("coordinator", record.tournament_id)
-    if isinstance(record, EntrantRecord):
-        return ("entrant", record.tournament_id, record.player_id)
-    if isinstance(record, HandRecord):
-        return ("hand", record.tournament_id, record.table_id, record.hand_number)
-    raise TypeError(f"not a record: {record!r}")
+    """The stored identity of a record (its primary key), looked up by the record's type (a hot path)."""
+    key = _KEYS.get(type(record))
+    if key is None:
+        for kind, make in _KEYS.items():  # a subclass, or a record type added since
+            if isinstance(record, kind):
+                return make(record)
+        raise TypeError(f"not a record: {record!r}")
+    return key(record)
 
 
 _IMMUTABLE = (TournamentRecord, RegistrationRecord, CounterShard, WaitingList, SeatingPlan)
@@ -247,8 +248,9 @@ class MemoryStore:
                 if stored.sealed or not 0 <= stored.count + delta <= stored.cap:
                     raise StaleVersion(f"counter shard {record_key(shard)} cannot change by {delta}")
                 bumped.append(replace(stored, count=stored.count + delta, version=stored.version + 1))
-            self._ledger.verify_post_all(entries)
-            self._ledger.post_all(entries)
+            if entries:
+                self._ledger.verify_post_all(entries)
+                self._ledger.post_all(entries)
             for record in saves:
                 self._put(record_key(record), _next_version(record))
             for shard in bumped:

@@ -567,7 +567,8 @@ class Table:
         starting = hand.starting_stacks
         busted = tuple(Occupant(seat, players[seat]) for seat in order if finishing[seat] == 0)
         for seat in order:
-            self._seats[seat] = replace(self._seats[seat], stack=finishing[seat])
+            sp = self._seats[seat]
+            self._seats[seat] = SeatedPlayer(sp.player, finishing[seat], sp.away)
         vacated: tuple[int, ...] = ()
         if not self._hold_busted:
             vacated = tuple(sorted(o.seat for o in busted))

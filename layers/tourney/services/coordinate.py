@@ -38,7 +38,7 @@ from tourney.domain.table import Table
 from tourney.domain.tournament import TournamentState
 from tourney.services.deps import Deps
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue
-from tourney.services.records import CoordinatorRecord, EntrantRecord, HandRecord, Record, TableRecord
+from tourney.services.records import CoordinatorRecord, EntrantRecord, HandRecord, Record, TableRecord, evolve
 from tourney.services.tables import after_write, deal, push_table, retrying
 from tourney.services.views import Coordinated, PlaceView
 
@@ -134,7 +134,7 @@ class CoordinatorService:
         if halted and state.status is TournamentStatus.RUNNING:
             state.status = TournamentStatus.TERMINATED
         decision = result.decision
-        record = replace(record, coordinated_hand=table.hand_number, rebuy_pending=(), updated_at=now)
+        record = evolve(record, coordinated_hand=table.hand_number, rebuy_pending=(), updated_at=now)
         tables: dict[str, TableRecord] = {record.table_id: record}
 
         def table_of(table_id: str) -> TableRecord:
@@ -191,7 +191,7 @@ class CoordinatorService:
         uow = store.unit_of_work()
         for write in writes.values():
             uow.save(write)
-        uow.save(replace(coordinator, state=state))
+        uow.save(evolve(coordinator, state=state))
         for current in tables.values():
             uow.save(current)
         for entrant in entrants.values():
@@ -202,7 +202,7 @@ class CoordinatorService:
             uow.save(replace(t, status=TournamentStatus.FINISHED, ended_at=now))
         uow.commit()
         for table_id, current in tables.items():
-            stored = replace(current, version=current.version + 1)
+            stored = evolve(current, version=current.version + 1)
             if table_id in to_deal:
                 after_write(d, stored, "hand_dealt")
             else:
@@ -261,7 +261,7 @@ class CoordinatorService:
                 table.seat_player(player, vacated[player], chips)
             else:
                 kept.append((player, chips))
-        return replace(record, pending_chips=tuple(kept))
+        return evolve(record, pending_chips=tuple(kept))
 
     @staticmethod
     def _held_without_chips(record: TableRecord) -> tuple[str, ...]:

@@ -214,6 +214,9 @@ class Simulation:
     def _saved(self, record: Record) -> None:
         if record.tournament_id != self.tournament_id:
             return
+        kind = type(record)
+        if kind is not HandRecord and kind is not TournamentRecord:
+            return  # most saves are tables: a cheap test before the narrowing ones
         if isinstance(record, HandRecord):
             self._after_hand(record)
         elif isinstance(record, TournamentRecord):
