@@ -20,7 +20,9 @@ tests, shows.
 from __future__ import annotations
 
 import copy
+import marshal
 import threading
+import zlib
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -93,6 +95,18 @@ def _copy(record: Any) -> Any:
     if isinstance(record, EntrantRecord):
         return replace(record, contribution=replace(record.contribution))
     return copy.deepcopy(record)
+
+
+def _packed(record: HandRecord) -> HandRecord:
+    """A finished hand as a store keeps it: its history serialized (compact: a large field plays 100,000 hands)."""
+    return evolve(record, hand=zlib.compress(marshal.dumps((record.hand, record.players)), 1), players={})
+
+
+def _unpacked(record: HandRecord) -> HandRecord:
+    """A fresh copy of the stored hand, its history read back."""
+    packed: Any = record.hand
+    hand, players = marshal.loads(zlib.decompress(packed))
+    return evolve(record, hand=hand, players=players)
 
 
 def _next_version(record: Any) -> Any:
@@ -202,18 +216,24 @@ class MemoryStore:
     def _get(self, key: Key) -> Any:
         with self._lock:
             found = self._items.get(key)
-            if found is None or not self.copy_records:
-                return found
-            return _copy(found)
+            if found is None:
+                return None
+            if type(found) is HandRecord:
+                return _unpacked(found)
+            return _copy(found) if self.copy_records else found
 
     def _scan(self, prefix: Key) -> list[Any]:
         with self._lock:
             n = len(prefix)
             items = self._buckets.get(prefix[:2], {}).items() if n >= 2 else self._kinds.get(prefix[0], {}).items()
             found = [v for k, v in sorted(items, key=lambda kv: kv[0]) if k[:n] == prefix]
+            if found and type(found[0]) is HandRecord:
+                return [_unpacked(v) for v in found]
             return [_copy(v) for v in found] if self.copy_records else found
 
     def _put(self, key: Key, value: Any) -> None:
+        if type(value) is HandRecord:
+            value = _packed(value)
         self._items[key] = value
         self._buckets.setdefault(key[:2], {})[key] = value
         self._kinds.setdefault(key[0], {})[key] = value
