@@ -5,11 +5,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from tourney.domain.hand import ActionKind
 from tourney.domain.registration import TournamentStatus
 from tourney.services.bootstrap import Services
 from tourney.services.messages import TimeoutDue
-from tourney.simulation.bots import Bot, Move, Situation, pick_style
+from tourney.simulation.bots import Bot, next_action, pick_style
 
 
 @dataclass
@@ -93,26 +92,10 @@ class Driver:
         return moved
 
     def decide(self, player: str, hand, seat: int) -> tuple[str, int | None]:  # type: ignore[no-untyped-def]
-        options = hand.options()
-        seen = Situation(
-            hole=hand.hole_cards(seat),
-            board=hand.board,
-            stack=options.stack,
-            to_call=options.to_call,
-            pot=hand.pot,
-            min_raise_to=options.min_raise_to,
-            max_raise_to=options.max_raise_to,
-            big_blind=hand.big_blind,
-        )
-        choice = self.bot_for(player).decide(seen)
-        if choice.move is Move.RAISE:
-            kind = ActionKind.BET if options.bet == 0 and options.to_call == 0 else ActionKind.RAISE
-            return str(kind), choice.amount
-        if choice.move is Move.CHECK and options.can_check:
-            return "check", None
-        if choice.move is Move.CALL and options.can_call:
-            return "call", None
-        return ("check", None) if options.can_check else ("fold", None)
+        action = next_action(self.bot_for(player), hand, seat)
+        assert action is not None
+        kind, amount = action
+        return str(kind), amount
 
     def play_to_the_end(self, tid: str, *, max_steps: int = 200_000, seconds_per_step: float = 3.0) -> None:
         for _ in range(max_steps):

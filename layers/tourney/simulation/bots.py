@@ -19,6 +19,7 @@ from enum import StrEnum
 
 from tourney.domain.cards import Card
 from tourney.domain.evaluator import category, evaluate
+from tourney.domain.hand import ActionKind, Hand
 
 
 class Style(StrEnum):
@@ -140,3 +141,33 @@ class Bot:
 def pick_style(rng: random.Random) -> Style:
     """A field mixes styles; most players are tight."""
     return rng.choices(list(Style), weights=(3, 4, 2, 1))[0]
+
+
+def next_action(bot: Bot, hand: Hand, seat: int) -> tuple[ActionKind, int | None] | None:
+    """What ``bot`` plays at ``seat`` of the hand, from what that player sees; None when it is not to act.
+
+    A raise with nothing to call is a bet; a check or call that is not allowed becomes a check
+    if it is free, else a fold.
+    """
+    options = hand.options()
+    if options is None:
+        return None
+    seen = Situation(
+        hole=hand.hole_cards(seat),
+        board=hand.board,
+        stack=options.stack,
+        to_call=options.to_call,
+        pot=hand.pot,
+        min_raise_to=options.min_raise_to,
+        max_raise_to=options.max_raise_to,
+        big_blind=hand.big_blind,
+    )
+    choice = bot.decide(seen)
+    if choice.move is Move.RAISE:
+        kind = ActionKind.BET if options.bet == 0 and options.to_call == 0 else ActionKind.RAISE
+        return kind, choice.amount
+    if choice.move is Move.CHECK and options.can_check:
+        return ActionKind.CHECK, None
+    if choice.move is Move.CALL and options.can_call:
+        return ActionKind.CALL, None
+    return (ActionKind.CHECK if options.can_check else ActionKind.FOLD), None

@@ -116,7 +116,6 @@ class Cloud:
         self._commits_in_invocation = 0
         self.executions: dict[str, Execution] = {}
         self.dead_letters: list[Any] = []
-        self.errors: list[str] = []
         self.timers = _Timers(self)
         self.coordination = _Fifo(self)
         self.scheduler = _StartScheduler(self)
@@ -204,7 +203,6 @@ class Cloud:
         except IGNORED_BY_TRIGGERS:
             return True, None
         except TourneyError as error:
-            self.errors.append(f"{function}: {type(error).__name__}: {error}")
             raise InvocationError(f"{function} raised {type(error).__name__}: {error}") from error
         finally:
             self._crash_at = None

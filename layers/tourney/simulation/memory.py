@@ -129,7 +129,6 @@ class Simulation:
         self._last_record: HandRecord | None = None
         self._over = False
         self.deadline = DEADLINE
-        self._hands_seen = 0
         self.phh_docs: dict[str, dict[int, str]] = {}
         self.timeline: list[tuple[datetime, str]] = []
         """When the tournament's status changed, and to what (as the API names statuses)."""
@@ -251,7 +250,6 @@ class Simulation:
     def _after_hand(self, record: HandRecord) -> None:
         """Every finished hand, as the coordinator stored it: the checks, the history, the termination."""
         self.dealt.append((record.table_id, record.hand_number, record.dealt_at))
-        self._hands_seen += 1
         self.checks.after_hand(record)
         self._last_record = record
         if self.o.phh_dir is not None:

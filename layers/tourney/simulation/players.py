@@ -15,11 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tourney.domain.hand import ActionKind
 from tourney.domain.ledger import player_account
 from tourney.services.messages import TimeoutDue
-from tourney.simulation.bots import Bot, Move, Situation, pick_style
-from tourney.simulation.cloud import Cloud, Crash
+from tourney.simulation.bots import Bot, next_action, pick_style
+from tourney.simulation.cloud import Cloud
 
 THINK_SECONDS = (1.0, 4.5)
 """How long a bot takes to decide (RULES.md, 'Defaults': about 2 seconds a decision)."""
@@ -123,30 +122,10 @@ class Crowd:
         self._maybe_buy(player, record.level, table.stack(due.seat))
         hand = table.hand
         assert hand is not None
-        options = hand.options()
-        if options is None:
+        action = next_action(self.bot(player), hand, due.seat)
+        if action is None:
             return
-        seen = Situation(
-            hole=hand.hole_cards(due.seat),
-            board=hand.board,
-            stack=options.stack,
-            to_call=options.to_call,
-            pot=hand.pot,
-            min_raise_to=options.min_raise_to,
-            max_raise_to=options.max_raise_to,
-            big_blind=hand.big_blind,
-        )
-        choice = self.bot(player).decide(seen)
-        amount: int | None = None
-        if choice.move is Move.RAISE:
-            kind = ActionKind.BET if options.bet == 0 and options.to_call == 0 else ActionKind.RAISE
-            amount = choice.amount
-        elif choice.move is Move.CHECK and options.can_check:
-            kind = ActionKind.CHECK
-        elif choice.move is Move.CALL and options.can_call:
-            kind = ActionKind.CALL
-        else:
-            kind = ActionKind.CHECK if options.can_check else ActionKind.FOLD
+        kind, amount = action
         play = self.cloud.services.play
         answer = self.api(lambda: play.act(self.tournament_id, due.table, player, due.hand, due.seq, kind, amount))
         if answer is None:
@@ -171,4 +150,4 @@ class Crowd:
                     self._rebuy(player)
 
 
-__all__ = ["Crash", "Crowd", "CrowdCounts"]
+__all__ = ["Crowd", "CrowdCounts"]

@@ -9,6 +9,8 @@ from tourney.adapters.memory import FrozenClock
 from tourney.services.bootstrap import Services, bootstrap_memory
 from tourney.services.commands import CreateTournament
 
+from tests.support.driver import Driver
+
 
 @pytest.fixture
 def clock() -> FrozenClock:
@@ -41,3 +43,16 @@ def create(services: Services, clock: FrozenClock) -> Callable[..., str]:
 def fund(services: Services, *players: str, amount: int = 10_000) -> None:
     for player in players:
         services.accounts.deposit(player, amount, key=f"fund-{player}")
+
+
+def started(services: Services, create: Callable[..., str], clock: FrozenClock, players: int = 6, **kw: object) -> str:
+    """A tournament of ``players`` funded and registered, started through its workflow (first hands dealt)."""
+    tid = create(seats_per_table=kw.pop("seats_per_table", 6), **kw)
+    names = [f"p{i}" for i in range(players)]
+    fund(services, *names)
+    for name in names:
+        services.registration.register(tid, name)
+    clock.advance(3_600)
+    services.start.start_due(tid)
+    Driver(services).run_workflows()
+    return tid

@@ -21,19 +21,7 @@ from tourney.services.commands import CreateTournament
 from tourney.services.messages import HandEnded
 
 from tests.support.driver import Driver
-from tests.unit.services.conftest import fund
-
-
-def started(services: Services, create: Callable[..., str], clock: FrozenClock, players: int = 6, **kw: object) -> str:
-    tid = create(seats_per_table=kw.pop("seats_per_table", 6), **kw)
-    names = [f"p{i}" for i in range(players)]
-    fund(services, *names)
-    for name in names:
-        services.registration.register(tid, name)
-    clock.advance(3_600)
-    services.start.start_due(tid)
-    Driver(services).run_workflows()
-    return tid
+from tests.unit.services.conftest import fund, started
 
 
 def fold_to_the_end_of_the_hand(services: Services, tid: str, table: str = "1") -> int:

@@ -17,8 +17,8 @@ from tourney.adapters.memory import FrozenClock
 from tourney.domain.errors import Conflict
 from tourney.services.bootstrap import Services
 
-from tests.unit.services.conftest import fund
-from tests.unit.services.test_service_play import awaiting, started
+from tests.unit.services.conftest import fund, started
+from tests.unit.services.test_service_play import awaiting
 
 
 def rebuy_tournament(services: Services, create: Callable[..., str], clock: FrozenClock) -> str:

@@ -13,19 +13,7 @@ from tourney.services.bootstrap import Services
 from tourney.services.messages import HandEnded, TimeoutDue
 
 from tests.support.driver import Driver
-from tests.unit.services.conftest import fund
-
-
-def started(services: Services, create: Callable[..., str], clock: FrozenClock, players: int = 6, **kw: object) -> str:
-    tid = create(seats_per_table=kw.pop("seats_per_table", 6), **kw)
-    names = [f"p{i}" for i in range(players)]
-    fund(services, *names)
-    for name in names:
-        services.registration.register(tid, name)
-    clock.advance(3_600)
-    services.start.start_due(tid)
-    Driver(services).run_workflows()
-    return tid
+from tests.unit.services.conftest import fund, started
 
 
 def awaiting(services: Services, tid: str, table: str = "1"):  # type: ignore[no-untyped-def]
