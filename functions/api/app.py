@@ -22,7 +22,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from tourney.entrypoints.dependencies import Accounts, CurrentCaller, Lobby, Play, Registration
 from tourney.entrypoints.idempotency import once
-from tourney.entrypoints.models import ActionRequest
+from tourney.entrypoints.models import MAX_HAND, ActionRequest
 from tourney.entrypoints.observability import MetricUnit, correlate, metrics, observed
 from tourney.entrypoints.resolver import OPENAPI_INFO, error_responses, http_resolver
 from tourney.services.views import (
@@ -145,7 +145,7 @@ def post_action(
 def hand_history(
     id: TournamentId,
     table: TableId,
-    hand: Annotated[int, PathParam(ge=1, description="the hand's number at the table")],
+    hand: Annotated[int, PathParam(ge=1, le=MAX_HAND, description="the hand's number at the table")],
     caller: CurrentCaller,
     lobby: Lobby,
 ) -> HandHistoryView:

@@ -30,6 +30,7 @@ from typing import Any, cast
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import TypeAdapter, ValidationError
 from tourney.domain.errors import TourneyError
+from tourney.entrypoints import limits
 from tourney.entrypoints.auth import verify_token
 from tourney.entrypoints.connections import ChatGate, Connections, ConnectionsApi
 from tourney.entrypoints.errors import EdgeError, Unauthorized, code_of, status_of
@@ -114,6 +115,7 @@ MESSAGES: dict[str, Callable[[Any, str, str], Answer]] = {"subscribe": subscribe
 
 
 def on_message(event: dict[str, Any], connection: str) -> Answer:
+    limits.check_size(limits.body_size(event))  # a message over the limit is a 413 error frame, never parsed
     message = _MESSAGE.validate_json(event.get("body") or "")
     player = connections().player_of(connection)
     if player is None:

@@ -47,6 +47,12 @@ class RequestInProgress(EdgeError):
     code: ClassVar[str] = "idempotency_conflict"
 
 
+class PayloadTooLarge(EdgeError):
+    """A request body or client message over ``tourney.entrypoints.limits.MAX_BODY_BYTES``."""
+
+    code: ClassVar[str] = "payload_too_large"
+
+
 class ChatRefused(EdgeError):
     """A chat line the room does not take (RULES.md, rule 18): too long, too fast, or from a player in the hand."""
 
@@ -57,6 +63,7 @@ STATUS_BY_ERROR: dict[type[Exception], HTTPStatus] = {
     Unauthorized: HTTPStatus.UNAUTHORIZED,
     Forbidden: HTTPStatus.FORBIDDEN,
     RequestInProgress: HTTPStatus.CONFLICT,
+    PayloadTooLarge: HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
     ChatRefused: HTTPStatus.CONFLICT,
     errors.NotFound: HTTPStatus.NOT_FOUND,  # NotRegistered, NotSeated
     errors.NotYourSeat: HTTPStatus.FORBIDDEN,

@@ -5,14 +5,30 @@ JSON string or a float is refused, never coerced) and never negative. Unknown
 fields are refused, so a misspelt option is a 422, not silently ignored.
 Responses that are not a service view are declared here too, so the OpenAPI
 spec names every field.
+
+Every number has a maximum (issue 9, 'Hardening'; docs/operations.md, 'Input
+limits'), so that no amount a caller sends can overflow a DynamoDB number (38
+digits) or a date computed from it: any one amount of money at most
+``MAX_CENTS``, chips at most ``MAX_CHIPS``, a field at most ``MAX_PLAYERS``,
+times zone-aware (a naive ``start_at`` is a 422) and within ``EARLIEST`` and
+``LATEST``. The request body itself is bounded in ``entrypoints/resolver.py``.
+
+>>> DepositRequest(amount=MAX_CENTS).amount
+1000000000
+>>> from pydantic import ValidationError
+>>> try:
+...     DepositRequest(amount=10**130)
+... except ValidationError as error:
+...     print(error.errors()[0]["type"])
+less_than_equal
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Annotated, Literal
+from datetime import UTC, datetime
+from typing import Annotated, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
 from tourney.domain.structure import TournamentFormat
 
@@ -20,10 +36,40 @@ ActionName = Literal["fold", "check", "call", "bet", "raise"]
 """``tourney.domain.hand.actions.ActionKind``'s values, spelt out: importing the hand package loads the
 evaluator's tables (about 70 ms), which a handler module must not pay at import (a test keeps them equal)."""
 
-Cents = Annotated[int, Field(strict=True, ge=0, description="integer cents")]
-PositiveCents = Annotated[int, Field(strict=True, gt=0, description="integer cents, above zero")]
-Chips = Annotated[int, Field(strict=True, ge=0, description="chips")]
+MAX_CENTS: Final = 1_000_000_000
+"""The largest amount of money one request may name: 10,000,000.00 (a buy-in, a fee, a guarantee, a deposit)."""
+MAX_CHIPS: Final = 1_000_000_000_000
+"""The largest number of chips one request may name (a bet, a starting stack, an add-on)."""
+MAX_PLAYERS: Final = 250_000
+"""The largest field (``tourney.domain.structure.DEFAULT_MAX_PLAYERS``)."""
+MAX_HAND: Final = 1_000_000_000
+"""The largest hand number at a table, and the largest decision sequence number in a hand."""
+MAX_LEVEL: Final = 1_000
+"""The largest blind level a request may name (a rebuy period's first or last)."""
+EARLIEST: Final = datetime(2000, 1, 1, tzinfo=UTC)
+LATEST: Final = datetime(2100, 1, 1, tzinfo=UTC)
+"""Times a request may name lie in [EARLIEST, LATEST): dates computed from them never overflow."""
+
+
+def _in_range(moment: datetime) -> datetime:
+    if not EARLIEST <= moment < LATEST:
+        raise ValueError(f"times lie between {EARLIEST.date()} and {LATEST.date()}")
+    return moment
+
+
+Cents = Annotated[int, Field(strict=True, ge=0, le=MAX_CENTS, description="integer cents")]
+PositiveCents = Annotated[int, Field(strict=True, gt=0, le=MAX_CENTS, description="integer cents, above zero")]
+Chips = Annotated[int, Field(strict=True, ge=0, le=MAX_CHIPS, description="chips")]
+PositiveChips = Annotated[int, Field(strict=True, ge=1, le=MAX_CHIPS, description="chips, above zero")]
 Count = Annotated[int, Field(strict=True, ge=0)]
+Players = Annotated[int, Field(strict=True, ge=2, le=MAX_PLAYERS)]
+Level = Annotated[int, Field(strict=True, ge=1, le=MAX_LEVEL)]
+HandNumber = Annotated[int, Field(strict=True, ge=1, le=MAX_HAND, description="the hand's number at the table")]
+DecisionSeq = Annotated[
+    int, Field(strict=True, ge=0, le=MAX_HAND, description="the decision's sequence number in the hand")
+]
+Moment = Annotated[AwareDatetime, AfterValidator(_in_range)]
+"""An ISO-8601 time with its offset (``Z`` or ``+hh:mm``): a naive time is refused, not guessed."""
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
 
 
@@ -37,8 +83,8 @@ class Request(BaseModel):
 class ActionRequest(Request):
     """A decision at the caller's seat: ``hand`` and ``seq`` name the decision awaited (a stale one is a 409)."""
 
-    hand: Annotated[int, Field(strict=True, ge=1, description="the hand's number at the table")]
-    seq: Annotated[int, Field(strict=True, ge=0, description="the decision's sequence number in the hand")]
+    hand: HandNumber
+    seq: DecisionSeq
     action: ActionName
     amount: Chips | None = Field(default=None, description="bet or raise: the total the bet or raise goes to")
 
@@ -61,19 +107,23 @@ class CreateTournamentRequest(Request):
     buy_in: Cents
     entry_fee: Cents
     guarantee: Cents = 0
-    max_players: Annotated[int, Field(strict=True, ge=2)] | None = None
-    min_players: Annotated[int, Field(strict=True, ge=2)] | None = None
+    max_players: Players | None = None
+    min_players: Players | None = None
     seats_per_table: Annotated[int, Field(strict=True, ge=2, le=10)] | None = None
-    start_at: datetime | None = Field(default=None, description="ISO-8601 UTC; required unless format is sng")
-    announce_at: datetime | None = Field(default=None, description="registration opens (default: now)")
-    starting_stack: Annotated[int, Field(strict=True, ge=1)] | None = None
-    level_minutes: Annotated[int, Field(strict=True, ge=1, le=120)] | None = None
-    rebuy_levels: tuple[Annotated[int, Field(strict=True, ge=1)], Annotated[int, Field(strict=True, ge=1)]] | None = (
-        Field(default=None, description="rebuy format: the first and last blind level of the rebuy period")
+    start_at: Moment | None = Field(
+        default=None, description="ISO-8601 with an offset (UTC: Z); required unless format is sng"
     )
-    add_on_chips: Annotated[int, Field(strict=True, ge=1)] | None = None
-    payout_percent: tuple[Annotated[int, Field(strict=True, gt=0)], ...] = Field(
-        default=(), description="a fixed payout, percent per place adding to 100 (default: the table by entrants)"
+    announce_at: Moment | None = Field(default=None, description="registration opens (default: now)")
+    starting_stack: PositiveChips | None = None
+    level_minutes: Annotated[int, Field(strict=True, ge=1, le=120)] | None = None
+    rebuy_levels: tuple[Level, Level] | None = Field(
+        default=None, description="rebuy format: the first and last blind level of the rebuy period"
+    )
+    add_on_chips: PositiveChips | None = None
+    payout_percent: tuple[Annotated[int, Field(strict=True, gt=0, le=100)], ...] = Field(
+        default=(),
+        max_length=100,
+        description="a fixed payout, percent per place adding to 100 (default: the table by entrants)",
     )
     decision_seconds: Annotated[int, Field(strict=True, ge=1, le=300)] | None = None
     tournament_id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")] | None = Field(
@@ -127,8 +177,8 @@ class ActMessage(Request):
     action: Literal["act"]
     tournament_id: Annotated[str, StringConstraints(min_length=1, max_length=64)]
     table_id: Annotated[str, StringConstraints(min_length=1, max_length=64)]
-    hand: Annotated[int, Field(strict=True, ge=1)]
-    seq: Annotated[int, Field(strict=True, ge=0)]
+    hand: HandNumber
+    seq: DecisionSeq
     kind: ActionName = Field(description="fold, check, call, bet or raise")
     amount: Chips | None = None
 

@@ -7,7 +7,10 @@ walking the class hierarchy of ``tourney.domain.errors`` (so a new subclass of
 ``{"error": code, "message": text}`` (CONTRACT.md).
 
 - Bad input (malformed JSON, wrong types, a negative amount, an unknown
-  action): 422 ``invalid_request``, with the failing fields' locations.
+  action): 422 ``invalid_request``, with the failing fields' locations. The
+  body is parsed within ``entrypoints/limits.py``'s bounds (depth, integer
+  digits, valid Unicode): outside them it is a 422 too, never a 500.
+- A body over ``limits.MAX_BODY_BYTES``: 413 ``payload_too_large``, before any route runs.
 - A body that is not JSON (another ``Content-Type``): 415 ``unsupported_media_type``.
 - Unknown route: 404 ``not_found``.
 - Anything unexpected: logged with ``logger.exception`` and answered 500
@@ -17,6 +20,8 @@ walking the class hierarchy of ``tourney.domain.errors`` (so a new subclass of
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, cast
 
@@ -29,7 +34,9 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 from pydantic import BaseModel
 
 from tourney.domain import errors
-from tourney.entrypoints.errors import STATUS_BY_ERROR, EdgeError, code_of, status_of
+from tourney.entrypoints import limits
+from tourney.entrypoints.errors import STATUS_BY_ERROR, EdgeError, PayloadTooLarge, code_of, status_of
+from tourney.entrypoints.models import MAX_CENTS, MAX_CHIPS
 from tourney.entrypoints.observability import logger
 
 if TYPE_CHECKING:
@@ -39,6 +46,7 @@ __all__ = [
     "OPENAPI_INFO",
     "STATUS_BY_ERROR",
     "ErrorBody",
+    "GatewayMessage",
     "error_body",
     "error_response",
     "error_responses",
@@ -53,6 +61,17 @@ class ErrorBody(BaseModel):
     error: str
     message: str
     detail: list[dict[str, Any]] | None = None
+
+
+class GatewayMessage(BaseModel):
+    """What API Gateway answers by itself, before any function runs: ``{"message": text}``.
+
+    Its JWT authorizer refuses a missing, malformed, expired or foreign token
+    with 401 ``{"message": "Unauthorized"}``, and a body over its own limit with
+    413. A function's error body (``ErrorBody``) has a ``message`` too, so one
+    schema describes both."""
+
+    message: str
 
 
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
@@ -96,9 +115,37 @@ def _unexpected_error(error: Exception) -> Response[dict[str, Any]]:
     return error_response(HTTPStatus.INTERNAL_SERVER_ERROR, "internal_error", "internal error")
 
 
+def _json_body(text: str) -> Any:
+    """The body's JSON within ``limits``' bounds; outside them the same 422 as malformed JSON."""
+    try:
+        return limits.parse_json(text)
+    except limits.InvalidJson as error:
+        raise RequestValidationError(
+            [{"type": error.kind, "loc": ("body",), "msg": error.message, "input": {}, "ctx": {}}]
+        ) from None
+
+
+class BoundedHttpResolver(APIGatewayHttpResolver):
+    """Refuses a body over ``limits.MAX_BODY_BYTES`` with 413 before routing, validating or parsing it."""
+
+    def resolve(self, event: Mapping[str, Any], context: Any) -> dict[str, Any]:
+        try:
+            limits.check_size(limits.body_size(event))
+        except PayloadTooLarge as error:
+            logger.info("request refused", extra={"error": error.code, "status": 413})
+            return {
+                "statusCode": int(HTTPStatus.REQUEST_ENTITY_TOO_LARGE),
+                "headers": {"Content-Type": content_types.APPLICATION_JSON},
+                "body": json.dumps(error_body(error.code, str(error))),
+                "isBase64Encoded": False,
+            }
+        return super().resolve(event, context)
+
+
 def http_resolver(**options: Any) -> APIGatewayHttpResolver:
     """An HTTP API (payload v2) resolver with pydantic validation and the error mapping registered."""
-    app = APIGatewayHttpResolver(enable_validation=True, **options)
+    options.setdefault("json_body_deserializer", _json_body)
+    app = BoundedHttpResolver(enable_validation=True, **options)
     app.exception_handler(RequestValidationError)(_invalid_request)
     app.exception_handler(RequestUnsupportedContentType)(_unsupported_content_type)
     app.exception_handler(NotFoundError)(_route_not_found)
@@ -114,7 +161,10 @@ OPENAPI_INFO: dict[str, Any] = {
         "Poker tournaments: lobby, registration, accounts, tables and actions (players); "
         "create, terminate and deposits (operators, /admin/*). Every route but /openapi.json and /swagger "
         "needs a JWT (Authorization: Bearer). Money is integer cents, times ISO-8601 UTC. "
-        "Errors are JSON {error, message} with a 4xx status."
+        "Errors are JSON {error, message} with a 4xx status. "
+        f"Limits: a body is at most {limits.MAX_BODY_BYTES} bytes of JSON nested at most {limits.MAX_JSON_DEPTH} "
+        "deep (else 413 or 422); every number has the maximum its schema states (one amount of money at most "
+        f"{MAX_CENTS:,} cents, chips at most {MAX_CHIPS:,}); times carry their offset (a naive time is a 422)."
     ),
 }
 """The spec's title, version and description, shared by the functions that serve or generate it."""
@@ -122,9 +172,11 @@ OPENAPI_INFO: dict[str, Any] = {
 
 def error_responses(*statuses: int, success: int = 200, description: str = "OK") -> dict[int, OpenAPIResponse]:
     """OpenAPI ``responses``: the success status (its schema from the route's return type) and the error
-    statuses a route may answer (always 401 and 422), each with the error body."""
+    statuses a route may answer (always 401, 413 and 422), each with the error body; 401 and 413 as API Gateway
+    answers them itself (``GatewayMessage``)."""
     phrases = {
-        401: "no or invalid token",
+        401: 'no or invalid token: the JWT authorizer answers {"message": "Unauthorized"} before any function runs',
+        413: f"the body is over {limits.MAX_BODY_BYTES} bytes",
         403: "not allowed (another player's seat, or an operator route)",
         404: "no such tournament, table, hand or registration",
         409: "conflicts with the current state (stale decision, closed registration, ...)",
@@ -137,8 +189,8 @@ def error_responses(*statuses: int, success: int = 200, description: str = "OK")
         | {
             status: {
                 "description": phrases.get(status, HTTPStatus(status).phrase),
-                "content": {"application/json": {"model": ErrorBody}},
+                "content": {"application/json": {"model": GatewayMessage if status in (401, 413) else ErrorBody}},
             }
-            for status in sorted({401, 422, *statuses})
+            for status in sorted({401, 413, 422, *statuses})
         },
     )
