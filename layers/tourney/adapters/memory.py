@@ -29,16 +29,19 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from tourney.adapters.memory_audit import MemoryAudit, MemoryMutes, audit_key, mute_key
 from tourney.domain.balancing import Balancing
 from tourney.domain.errors import NotFound, StaleVersion
 from tourney.domain.ledger import Account, Entry, Ledger
 from tourney.domain.table import Table
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
 from tourney.services.records import (
+    AuditRecord,
     CoordinatorRecord,
     CounterShard,
     EntrantRecord,
     HandRecord,
+    MuteRecord,
     Record,
     RegistrationRecord,
     RegistrationState,
@@ -64,6 +67,8 @@ _KEYS: dict[type, Callable[[Any], Key]] = {
     CoordinatorRecord: lambda r: ("coordinator", r.tournament_id),
     EntrantRecord: lambda r: ("entrant", r.tournament_id, r.player_id),
     HandRecord: lambda r: ("hand", r.tournament_id, r.table_id, r.hand_number),
+    AuditRecord: audit_key,
+    MuteRecord: mute_key,
 }
 
 
@@ -183,6 +188,8 @@ class MemoryStore:
         self.entrants = _Entrants(self)
         self.hands = _Hands(self)
         self.ledger = _LedgerReader(self)
+        self.audit = MemoryAudit(self)
+        self.mutes = MemoryMutes(self)
 
     @property
     def money(self) -> Ledger:

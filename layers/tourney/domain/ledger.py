@@ -19,12 +19,16 @@ Accounts (:class:`Account`, written ``kind:owner`` or ``kind:owner#shard``):
 ``refunds:<tournament>``        refunds decided but not yet credited (rule 17.6: a
                                 crash before the start is refunded within 24 hours)
 ``external``                    the outside world; runs negative by the net deposits
+``adjustments:house``           the house's adjustments account (RULES.md, rule 19):
+                                operators' balance adjustments and forfeited prizes;
+                                runs negative by what the house paid out
 ==============================  =====================================================
 
 Because each entry sums to zero, the money invariant of RULES.md holds by
 construction and :meth:`Ledger.verify_invariants` checks it from the entries::
 
-    players + pools + house revenue + refunds owed == deposits - withdrawals + overlay
+    players + pools + house revenue + refunds owed
+        == deposits - withdrawals + overlay + adjustments paid by the house
 
 Posting is idempotent: the same key with the same content is a no-op that
 returns the entry first posted; the same key with other content raises
@@ -63,6 +67,7 @@ class AccountKind(StrEnum):
     OVERLAY = "overlay"
     REFUNDS = "refunds"
     EXTERNAL = "external"
+    ADJUSTMENTS = "adjustments"
 
 
 NON_NEGATIVE_KINDS: Final = frozenset({AccountKind.PLAYER, AccountKind.POOL, AccountKind.HOUSE, AccountKind.REFUNDS})
@@ -113,6 +118,11 @@ class Account:
 
 
 EXTERNAL: Final = Account(AccountKind.EXTERNAL)
+HOUSE_ADJUSTMENTS: Final = Account(AccountKind.ADJUSTMENTS, "house")
+"""The house's adjustments account: the other side of every balance adjustment (RULES.md, rule 19)."""
+
+MAX_ADJUSTMENT_CENTS: Final = 100_000_000
+"""The largest balance adjustment, either way: one million in cents (bad input above it)."""
 
 
 def player_account(player_id: str) -> Account:
@@ -168,6 +178,7 @@ class EntryKind(StrEnum):
     OVERLAY = "overlay"
     COMPENSATION = "compensation"
     ADJUSTMENT = "adjustment"
+    FORFEIT = "forfeit"
 
 
 CONTRIBUTION_KINDS: Final = frozenset({EntryKind.BUY_IN, EntryKind.REBUY, EntryKind.ADD_ON})
@@ -257,6 +268,26 @@ def withdrawal(key: str, player_id: str, amount: int, at: datetime) -> Entry:
     if entry is None:
         raise ValueError("a withdrawal moves a positive amount")
     return entry
+
+
+def balance_adjustment(key: str, player_id: str, amount: int, at: datetime) -> Entry:
+    """An operator's adjustment (RULES.md, rule 19): ``amount`` cents to the player (negative: from them),
+    the other leg on the house's adjustments account.
+
+    >>> from datetime import UTC, datetime
+    >>> e = balance_adjustment("adj-1", "ann", -250, datetime(2025, 1, 1, tzinfo=UTC))
+    >>> e.amount_for(player_account("ann")), e.amount_for(HOUSE_ADJUSTMENTS)
+    (-250, 250)
+    """
+    if type(amount) is not int or amount == 0 or abs(amount) > MAX_ADJUSTMENT_CENTS:
+        raise ValueError(f"an adjustment is a non-zero int of cents up to {MAX_ADJUSTMENT_CENTS}, not {amount!r}")
+    return Entry(
+        key,
+        EntryKind.ADJUSTMENT,
+        None,
+        (Leg(player_account(player_id), amount), Leg(HOUSE_ADJUSTMENTS, -amount)),
+        at,
+    )
 
 
 class LedgerPort(Protocol):
@@ -400,7 +431,7 @@ class Ledger:
 
         Raises :class:`LedgerInconsistent` when the cached balances differ from
         the entries, an account that holds money is below zero, or
-        ``players + pools + house + refunds owed != deposits - withdrawals + overlay``.
+        ``players + pools + house + refunds owed != deposits - withdrawals + overlay + adjustments``.
         """
         derived = self.derived_balances()
         if derived != self.balances():
@@ -411,8 +442,11 @@ class Ledger:
         held = sum(amount for a, amount in derived.items() if a.holds_money)
         net_deposits = -derived.get(EXTERNAL, 0)
         overlay = -sum(amount for a, amount in derived.items() if a.kind is AccountKind.OVERLAY)
-        if held != net_deposits + overlay:
-            raise LedgerInconsistent(f"money held {held} != net deposits {net_deposits} + overlay {overlay}")
+        adjustments = -sum(amount for a, amount in derived.items() if a.kind is AccountKind.ADJUSTMENTS)
+        if held != net_deposits + overlay + adjustments:
+            raise LedgerInconsistent(
+                f"money held {held} != net deposits {net_deposits} + overlay {overlay} + adjustments {adjustments}"
+            )
 
     def summary(self, tournament_id: str | None = None) -> LedgerSummary:
         """The report's figures; tournament figures restricted to ``tournament_id`` when given.

@@ -545,6 +545,20 @@ class Table:
         self._settle_if_over()
         return record
 
+    def fold_at_once(self, player: str) -> Folded | None:
+        """Fold a disqualified player's hand in progress now, in turn or not (RULES.md, rule 19).
+
+        None when they are not in the hand in progress (or already folded).
+        """
+        seat = self.seat_of(player)
+        if not self._dealt_in(seat):
+            return None
+        hand = self._hand
+        assert hand is not None
+        record = hand.fold_at_once(seat)
+        self._settle_if_over()
+        return record
+
     def cancel_hand(self) -> dict[int, int]:
         """Cancel the hand in progress (RULES.md, rule 17): the cards are void, every stack is as it started.
 

@@ -22,6 +22,13 @@ How the rules are read here, beyond RULES.md's own words:
 * A rebuy or add-on is bought between hands, at the player's own table.
 * Eliminations are ordered by the time their hands end; a hand's eliminations
   are placed together (``prizes.place_bust_outs``).
+* A disqualified player (RULES.md, rule 19) leaves play when their hand ends,
+  before that hand's eliminations are placed: they take no place, and the
+  places they leave are the worst ones still open, so everyone else finishes
+  as if they had busted then. Those places' prizes, if in the money, are
+  forfeited from the pool to the house's adjustments account (``forfeit``
+  entries, counted in ``prizes_paid``: the pool then still holds
+  ``collected + overlay - prizes_paid``, as compensation reads it).
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ from tourney.domain.balancing import Balancing, Decision, TableId
 from tourney.domain.clock import TournamentClock
 from tourney.domain.errors import Conflict, RegistrationClosed
 from tourney.domain.fees import Purchase, purchase_entries, split_payment
-from tourney.domain.ledger import Entry
+from tourney.domain.ledger import HOUSE_ADJUSTMENTS, Entry, EntryKind, pool_account, transfer
 from tourney.domain.prizes import (
     BustOut,
     Payout,
@@ -46,6 +53,7 @@ from tourney.domain.prizes import (
     place_bust_outs,
     prize_amounts,
     prize_entry,
+    prize_for_place,
 )
 from tourney.domain.recovery import FrozenPlan
 from tourney.domain.registration import TournamentStatus
@@ -250,6 +258,7 @@ class TournamentState:
         survivors: Sequence[str],
         now: datetime,
         collected: Callable[[], int],
+        disqualified: int = 0,
     ) -> HandEnded:
         """Place and pay the players out of chips, then decide the tables' moves (RULES.md, rules 9-13, 15).
 
@@ -257,7 +266,8 @@ class TournamentState:
         seat order clockwise from the button, with the chips they started it
         with. ``survivors``: the players still holding chips at ``table``.
         ``collected`` gives the entrants' contributions to the pool, asked only
-        when the prizes are fixed.
+        when the prizes are fixed. ``disqualified``: how many disqualified
+        players left ``table`` with this hand's end (rule 19; module docstring).
         """
         if self.status is not TournamentStatus.RUNNING:
             raise Conflict(f"tournament {self.tournament_id} is {self.status}")
@@ -265,13 +275,21 @@ class TournamentState:
         entries: list[Entry] = []
         if self.prizes_due(now):
             entries.extend(self.fix_prizes(collected(), now))
+        forfeited: tuple[int, ...] = ()
+        if disqualified:
+            if type(disqualified) is not int or not 0 < disqualified < self.remaining:
+                raise Conflict(f"{disqualified!r} disqualified of {self.remaining} remaining")
+            if self.prize_pool is None and self._reaches_the_money(disqualified):
+                entries.extend(self.fix_prizes(collected(), now))
+            forfeited = tuple(range(self.remaining, self.remaining - disqualified, -1))
+            self.remaining -= disqualified
         placings: tuple[Placing, ...] = ()
         if busted:
             if self.prize_pool is None and self._reaches_the_money(len(busted)):
                 entries.extend(self.fix_prizes(collected(), now))
             placings = place_bust_outs(busted, self.remaining, self.prizes or ())
             self.remaining -= len(busted)
-        decision = self.balancing.after_hand(table, eliminated=len(busted))
+        decision = self.balancing.after_hand(table, eliminated=len(busted) + disqualified)
         if decision.finished:
             if len(survivors) != 1:
                 raise Conflict(f"the last hand must leave one player with chips, not {list(survivors)}")
@@ -287,10 +305,28 @@ class TournamentState:
             if entry is not None:
                 self.prizes_paid += placing.prize
                 entries.append(entry)
+        for place in forfeited:
+            forfeit = self._forfeit(place, now)
+            if forfeit is not None:
+                self.prizes_paid += forfeit.amount_for(HOUSE_ADJUSTMENTS)
+                entries.append(forfeit)
         self.moves += len(decision.moves)
         if decision.final_table is not None:
             self.final_table_formed = True
         return HandEnded(placings, tuple(entries), decision)
+
+    def _forfeit(self, place: int, now: datetime) -> Entry | None:
+        """The prize of a place a disqualified player left, from the pool to the house (rule 19)."""
+        amount = prize_for_place(self.prizes or (), place)
+        return transfer(
+            f"forfeit:{self.tournament_id}:{place}",
+            EntryKind.FORFEIT,
+            self.tournament_id,
+            pool_account(self.tournament_id),
+            HOUSE_ADJUSTMENTS,
+            amount,
+            now,
+        )
 
     def _reaches_the_money(self, busted: int) -> bool:
         best_place = self.remaining - busted + 1

@@ -9,6 +9,11 @@ Terminating a running tournament records who, when and why, and starts the
 recovery workflow (rule 17); before the start it cancels the tournament and
 refunds everyone in full, as ``cancel`` does (which refuses once it runs). A
 restart is allowed inside the 20 minutes after a termination.
+
+Every act is audited (rule 19; ``services/audit.py``): once it committed, its
+record is appended with an id taken from the act's stored facts (the
+tournament, the termination's or restart's time), so a retried request
+writes the record it lost and never a second one.
 """
 
 from __future__ import annotations
@@ -18,9 +23,10 @@ from typing import Any
 from tourney.domain.errors import AlreadyStarted, Conflict, InvalidConfiguration, StaleVersion
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.structure import AddOn, RebuyPeriod, TournamentConfig, TournamentFormat
+from tourney.services.audit import append, audit_record
 from tourney.services.commands import CreateTournament
 from tourney.services.deps import Deps
-from tourney.services.records import CounterShard, TournamentRecord
+from tourney.services.records import AuditAct, CounterShard, TournamentRecord
 from tourney.services.start import cancel_before_start
 from tourney.services.tables import retrying
 from tourney.services.views import Cancelled, Created, Restarted, Terminated
@@ -109,6 +115,29 @@ class AdminService:
             record = existing
         if record.start_at is not None:
             self._d.start_scheduler.schedule(tid, record.start_at)
+        if command.operator:
+            after = {
+                "name": record.name,
+                "format": str(config.format),
+                "buy_in": config.buy_in,
+                "entry_fee": config.entry_fee,
+                "guarantee": config.guarantee,
+                "max_players": config.max_players,
+                "start_at": record.start_at.isoformat() if record.start_at else None,
+                "status": str(record.status_at(now)),
+            }
+            audit = audit_record(
+                self._d,
+                audit_id=f"create:{tid}",
+                operator=command.operator,
+                act=AuditAct.CREATE,
+                reason="created and announced",
+                tournament_id=tid,
+                before=None,
+                after=after,
+                at=record.created_at,
+            )
+            append(self._d, audit)
         return Created(tid, str(record.status_at(now)), record.start_at)
 
     def terminate(self, tid: str, operator: str, reason: str) -> Terminated:
@@ -120,6 +149,8 @@ class AdminService:
         its recovery workflow again (its first start may have been lost).
         """
         from tourney.services.recover import terminate_running
+
+        before = self._d.store.tournaments.get(tid)
 
         def attempt() -> Terminated:
             now = self._d.clock.now()
@@ -139,7 +170,40 @@ class AdminService:
             ended = terminate_running(self._d, record, operator, reason, now)
             return Terminated(tid, str(ended.status), now)
 
-        return retrying(self._d, attempt)
+        answer = retrying(self._d, attempt)
+        at = answer.terminated_at
+        self._audit(
+            f"terminate:{tid}:{at.isoformat() if at else answer.status}",
+            AuditAct.TERMINATE,
+            operator,
+            reason,
+            tid,
+            {"status": str(before.status)},
+            {"status": answer.status, "terminated_at": at.isoformat() if at else None},
+        )
+        return answer
+
+    def _audit(
+        self,
+        audit_id: str,
+        act: AuditAct,
+        operator: str,
+        reason: str,
+        tid: str,
+        before: dict[str, Any],
+        after: dict[str, Any],
+    ) -> None:
+        record = audit_record(
+            self._d,
+            audit_id=audit_id,
+            operator=operator or "system",
+            act=act,
+            reason=reason,
+            tournament_id=tid,
+            before=before,
+            after=after,
+        )
+        append(self._d, record)
 
     def cancel(self, tid: str, operator: str, reason: str) -> Cancelled:
         """Cancel before the start, refunding everyone in full (rules 17.6, 19); ``AlreadyStarted`` (409) once running.
@@ -147,12 +211,37 @@ class AdminService:
         Racing the start workflow, exactly one wins (``start.cancel_before_start``).
         A second cancel answers ``cancelled`` again and refunds nobody twice.
         """
+        before = self._d.store.tournaments.get(tid)
         refunded = cancel_before_start(self._d, tid, operator, reason)
         t = self._d.store.tournaments.get(tid)
+        self._audit(
+            f"cancel:{tid}",
+            AuditAct.CANCEL,
+            operator,
+            reason,
+            tid,
+            {"status": str(before.status)},
+            {"status": str(t.status), "refunded": refunded},
+        )
         return Cancelled(tid, str(t.status), refunded, t.closed_at)
 
     def restart(self, tid: str, operator: str, reason: str) -> Restarted:
         """Restart a terminated tournament inside its 20 minutes (rule 17; ``RecoveryService.restart``)."""
         from tourney.services.recover import RecoveryService
 
-        return RecoveryService(self._d).restart(tid, operator, reason)
+        before = self._d.store.tournaments.get(tid)
+        answer = RecoveryService(self._d).restart(tid, operator, reason)
+        at = answer.restarted_at
+        self._audit(
+            f"restart:{tid}:{at.isoformat() if at else answer.status}",
+            AuditAct.RESTART,
+            operator,
+            reason,
+            tid,
+            {
+                "status": str(before.status),
+                "terminated_at": before.terminated_at.isoformat() if before.terminated_at else None,
+            },
+            {"status": answer.status, "restarted_at": at.isoformat() if at else None, "level": answer.level},
+        )
+        return answer

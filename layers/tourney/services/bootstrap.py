@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from tourney.services.accounts import AccountsService
 from tourney.services.admin import AdminService
+from tourney.services.audit import AuditService
 from tourney.services.coordinate import CoordinatorService
 from tourney.services.deps import Deps
 from tourney.services.lobby import LobbyService
+from tourney.services.management import ManagementService
 from tourney.services.play import PlayService
 from tourney.services.ports import (
     Clock,
@@ -50,6 +52,8 @@ class Services:
     timeouts: TimeoutService
     coordinator: CoordinatorService
     recovery: RecoveryService
+    management: ManagementService
+    audit: AuditService
     deps: Deps
     adapters: Any = None
     """The adapters bundle it was built from (``MemoryAdapters`` for ``bootstrap_memory``)."""
@@ -88,6 +92,8 @@ def bootstrap(
         timeouts=TimeoutService(deps),
         coordinator=CoordinatorService(deps),
         recovery=RecoveryService(deps),
+        management=ManagementService(deps),
+        audit=AuditService(deps),
         deps=deps,
         adapters=adapters,
     )

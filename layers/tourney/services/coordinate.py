@@ -37,6 +37,7 @@ from tourney.domain.seating import draw_final_table
 from tourney.domain.table import Table
 from tourney.domain.tournament import TournamentState
 from tourney.services.deps import Deps
+from tourney.services.management import leave_play
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue
 from tourney.services.records import CoordinatorRecord, EntrantRecord, HandRecord, Record, TableRecord, evolve
 from tourney.services.tables import after_write, deal, push_table, retrying
@@ -124,17 +125,18 @@ class CoordinatorService:
                     continue  # rebought
                 table.remove_player(occupant.player)
             busted.append(BustOut(occupant.player, ended.starting_stacks[occupant.seat]))
+        busted, gone = leave_play(record, busted)  # disqualified players leave play, placeless (rule 19)
         survivors = tuple(table.active.values())
         halted = state.status is TournamentStatus.TERMINATED
         if halted:
             state.status = TournamentStatus.RUNNING  # settled as in play; nothing is dealt below
         result = state.hand_ended(
-            record.table_id, busted, survivors, now, lambda: store.ledger.balance(pool_account(tid))
+            record.table_id, busted, survivors, now, lambda: store.ledger.balance(pool_account(tid)), len(gone)
         )
         if halted and state.status is TournamentStatus.RUNNING:
             state.status = TournamentStatus.TERMINATED
         decision = result.decision
-        record = evolve(record, coordinated_hand=table.hand_number, rebuy_pending=(), updated_at=now)
+        record = evolve(record, coordinated_hand=table.hand_number, rebuy_pending=(), updated_at=now, disqualified=())
         tables: dict[str, TableRecord] = {record.table_id: record}
 
         def table_of(table_id: str) -> TableRecord:
@@ -154,6 +156,8 @@ class CoordinatorService:
 
         for placing in result.placings:
             entrants[placing.player_id] = replace(entrant_of(placing.player_id), placing=placing, placed_at=now)
+        for player, chips in gone.items():
+            entrants[player] = replace(entrant_of(player), chips_removed=chips, table_id=None)
         for source in sorted({mv.from_table for mv in decision.moves} | set(decision.broken)):
             # Chips bought during a hand that is over (or was cancelled) go with the player who leaves (rule 17.1).
             current = table_of(source)

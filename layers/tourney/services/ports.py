@@ -40,10 +40,12 @@ from typing import Any, Protocol
 from tourney.domain.ledger import Account, Entry
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
 from tourney.services.records import (
+    AuditRecord,
     CoordinatorRecord,
     CounterShard,
     EntrantRecord,
     HandRecord,
+    MuteRecord,
     Record,
     RegistrationRecord,
     RegistrationState,
@@ -133,6 +135,26 @@ class HandRepository(Protocol):
         ...
 
 
+class AuditRepository(Protocol):
+    """The operators' acts (RULES.md, rule 19): written only through a unit of work, once each, never changed."""
+
+    def get(self, audit_id: str, tournament_id: str | None, player_id: str | None) -> AuditRecord | None: ...
+
+    def for_tournament(self, tournament_id: str) -> Sequence[AuditRecord]:
+        """Every act about the tournament, oldest first (then by id)."""
+        ...
+
+    def for_player(self, player_id: str) -> Sequence[AuditRecord]:
+        """Every act about the player, in any tournament or none, oldest first (then by id)."""
+        ...
+
+
+class MuteRepository(Protocol):
+    def get(self, player_id: str) -> MuteRecord | None:
+        """The player's last mute or unmute (None: never muted)."""
+        ...
+
+
 class LedgerReader(Protocol):
     def balance(self, account: Account) -> int: ...
 
@@ -166,6 +188,12 @@ class Store(Protocol):
 
     @property
     def ledger(self) -> LedgerReader: ...
+
+    @property
+    def audit(self) -> AuditRepository: ...
+
+    @property
+    def mutes(self) -> MuteRepository: ...
 
     def unit_of_work(self) -> UnitOfWork: ...
 
@@ -231,12 +259,14 @@ class Workflows(Protocol):
 
 
 __all__ = [
+    "AuditRepository",
     "Clock",
     "CoordinatorQueue",
     "CoordinatorRepository",
     "EntrantRepository",
     "HandRepository",
     "LedgerReader",
+    "MuteRepository",
     "Pushes",
     "RegistrationRepository",
     "StartScheduler",

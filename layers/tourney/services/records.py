@@ -22,6 +22,8 @@ TableRecord         table                                                 play, 
 CoordinatorRecord   tournament (scalars and the balancing state)          coordinator, start, recovery
 EntrantRecord       tournament and entrant (paid, table, place, prize)    start, play (purchases), coordinator
 HandRecord          finished hand                                         coordinator
+AuditRecord         operator act (append-only: saved once, never again)   admin, management
+MuteRecord          player muted in chat (or unmuted)                     management
 ==================  ====================================================  ==========================
 """
 
@@ -187,6 +189,8 @@ class TableRecord:
     halted: bool = False
     decision_seconds: int = 15
     away_seconds: int = 5
+    disqualified: tuple[str, ...] = ()
+    """Players disqualified while seated here: their chips leave play when the hand ends (RULES.md, rule 19)."""
     version: int = 0
 
 
@@ -209,11 +213,16 @@ class EntrantRecord:
     table_id: str | None = None
     placing: Placing | None = None
     placed_at: datetime | None = None
+    chips_adjusted: int = 0
+    """Chips operators added (or removed, negative) by stack adjustments (RULES.md, rule 19)."""
+    disqualified_at: datetime | None = None
+    chips_removed: int = 0
+    """The chips a disqualification took out of play (RULES.md, rule 19)."""
     version: int = 0
 
     @property
     def eliminated(self) -> bool:
-        return self.placing is not None and self.placing.place > 1
+        return self.disqualified_at is not None or (self.placing is not None and self.placing.place > 1)
 
 
 @dataclass(frozen=True)
@@ -230,6 +239,65 @@ class HandRecord:
     dealt_at: datetime
     ended_at: datetime
     version: int = 0
+
+
+class AuditAct(StrEnum):
+    """The operator acts that are audited (RULES.md, rule 19)."""
+
+    CREATE = "create"
+    CANCEL = "cancel"
+    TERMINATE = "terminate"
+    RESTART = "restart"
+    STACK_ADJUSTMENT = "stack_adjustment"
+    BALANCE_ADJUSTMENT = "balance_adjustment"
+    DEPOSIT = "deposit"
+    DISQUALIFY = "disqualify"
+    MUTE = "mute"
+    UNMUTE = "unmute"
+
+
+@dataclass(frozen=True)
+class AuditRecord:
+    """One operator act: who, when, why, and the state before and after (RULES.md, rule 19).
+
+    Append-only: saved once with version 0 (the item must not exist), never
+    saved again; ``audit_id`` is derived from the act itself, so a redelivered
+    act finds its record stored and writes nothing twice. ``before`` and
+    ``after`` are plain JSON data (ints, strings, lists, string-keyed maps).
+    """
+
+    audit_id: str
+    at: datetime
+    operator: str
+    act: AuditAct
+    reason: str
+    tournament_id: str | None = None
+    player_id: str | None = None
+    before: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+    version: int = 0
+
+
+@dataclass(frozen=True)
+class MuteRecord:
+    """A player's chat mute (RULES.md, rule 18): muted until ``until`` (None: until unmuted), or unmuted."""
+
+    player_id: str
+    muted: bool
+    at: datetime
+    by: str
+    reason: str
+    until: datetime | None = None
+    version: int = 0
+
+    @property
+    def tournament_id(self) -> None:
+        """A mute is about a player in every tournament: it belongs to none (observers of saves read this)."""
+        return None
+
+    def muted_at(self, now: datetime) -> bool:
+        """Whether the player is muted at ``now`` (the chat reads this)."""
+        return self.muted and (self.until is None or now < self.until)
 
 
 R = TypeVar("R", bound="Record")
@@ -259,14 +327,19 @@ Record = (
     | CoordinatorRecord
     | EntrantRecord
     | HandRecord
+    | AuditRecord
+    | MuteRecord
 )
 """Every record a unit of work saves."""
 
 __all__ = [
+    "AuditAct",
+    "AuditRecord",
     "CoordinatorRecord",
     "CounterShard",
     "EntrantRecord",
     "HandRecord",
+    "MuteRecord",
     "Record",
     "RegistrationRecord",
     "RegistrationState",

@@ -69,9 +69,15 @@ class Checks:
         config = t.config
         chips = sum(sp.stack for r in tables for sp in r.table.seats.values())
         chips += sum(c for r in tables for _, c in r.pending_chips)
+        # A disqualified player still seated (their hand ends first) keeps the chips in play until then (rule 19).
+        leaving = {player for r in tables for player in r.disqualified}
         add_on = config.add_on.chips if config.add_on else 0
         bought = sum(
-            config.starting_stack + e.contribution.rebuys * config.chips_per_rebuy + e.contribution.addons * add_on
+            config.starting_stack
+            + e.contribution.rebuys * config.chips_per_rebuy
+            + e.contribution.addons * add_on
+            + e.chips_adjusted
+            - (0 if e.player_id in leaving else e.chips_removed)
             for e in store.stored_entrants(tid)
         )
         if chips != bought:
@@ -106,6 +112,7 @@ def _money_held(store: MemoryStore) -> None:
     negative = [str(a) for a, amount in balances.items() if amount < 0 and a.holds_money]
     external = -sum(amount for a, amount in balances.items() if a.kind is AccountKind.EXTERNAL)
     overlay = -sum(amount for a, amount in balances.items() if a.kind is AccountKind.OVERLAY)
+    overlay -= sum(amount for a, amount in balances.items() if a.kind is AccountKind.ADJUSTMENTS)
     if negative or held != external + overlay:
         raise SimulationError(f"money held {held} != deposits {external} + overlay {overlay}; below zero: {negative}")
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from pynamodb.models import Model
 
+from tourney.adapters.dynamo.models import audit as au
 from tourney.adapters.dynamo.models import tables as tm
 from tourney.adapters.dynamo.models import tournaments as tn
 from tourney.domain.prizes import Placing
@@ -25,10 +26,13 @@ from tourney.domain.structure import TournamentConfig
 from tourney.domain.table import Table
 from tourney.domain.tournament import Contribution, TournamentState
 from tourney.services.records import (
+    AuditAct,
+    AuditRecord,
     CoordinatorRecord,
     CounterShard,
     EntrantRecord,
     HandRecord,
+    MuteRecord,
     Record,
     RegistrationRecord,
     RegistrationState,
@@ -247,12 +251,24 @@ def _entrant_item(record: EntrantRecord, version: int) -> tn.EntrantItem:
         table_id=record.table_id,
         placing=None if placing is None else {f.name: getattr(placing, f.name) for f in fields(placing)},
         placed_at=iso(record.placed_at),
+        management=_management(record),
         version=version,
     )
 
 
+def _management(record: EntrantRecord) -> dict[str, Any] | None:
+    if not (record.chips_adjusted or record.disqualified_at or record.chips_removed):
+        return None
+    return {
+        "chips_adjusted": record.chips_adjusted,
+        "disqualified_at": iso(record.disqualified_at),
+        "chips_removed": record.chips_removed,
+    }
+
+
 def _entrant_record(item: tn.EntrantItem) -> EntrantRecord:
     placing: Mapping[str, Any] | None = item.placing
+    management: Mapping[str, Any] = item.management or {}
     return EntrantRecord(
         tournament_id=item.tournament_id,
         player_id=item.player_id,
@@ -260,6 +276,9 @@ def _entrant_record(item: tn.EntrantItem) -> EntrantRecord:
         table_id=item.table_id,
         placing=Placing(**placing) if placing is not None else None,
         placed_at=parse(item.placed_at),
+        chips_adjusted=int(management.get("chips_adjusted", 0)),
+        disqualified_at=parse(management.get("disqualified_at")),
+        chips_removed=int(management.get("chips_removed", 0)),
         version=int(item.version),
     )
 
@@ -283,6 +302,7 @@ def _table_item(record: TableRecord, version: int) -> tm.TableItem:
             "decision_seconds": record.decision_seconds,
             "away_seconds": record.away_seconds,
             "halted": record.halted,
+            "disqualified": list(record.disqualified),
         },
         hand_number=record.table.hand_number,
         level=record.level,
@@ -310,6 +330,7 @@ def _table_record(item: tm.TableItem) -> TableRecord:
         halted=bool(body.get("halted", False)),
         decision_seconds=int(body.get("decision_seconds", 15)),
         away_seconds=int(body.get("away_seconds", 5)),
+        disqualified=tuple(str(p) for p in body.get("disqualified", ())),
         version=int(item.version),
     )
 
@@ -345,6 +366,73 @@ def _hand_record(item: tm.HandItem) -> HandRecord:
         level=int(body["level"]),
         dealt_at=parse_required(body["dealt_at"]),
         ended_at=parse_required(item.ended_at),
+        version=int(item.version),
+    )
+
+
+# -- the operators' audit and chat mutes -----------------------------------------------------------------------------
+
+
+def _audit_key(record: AuditRecord) -> Key:
+    return Key(au.AuditItem, au.audit_pk(record.tournament_id, record.player_id), au.act_sk(record.audit_id))
+
+
+def _audit_item(record: AuditRecord, version: int) -> au.AuditItem:
+    key = _audit_key(record)
+    return au.AuditItem(
+        key.pk,
+        key.sk,
+        audit_id=record.audit_id,
+        at=iso(record.at),
+        operator=record.operator,
+        act=str(record.act),
+        reason=record.reason,
+        tournament_id=record.tournament_id,
+        player_id=record.player_id,
+        player_key=au.player_key(record.player_id) if record.player_id is not None else None,
+        before=record.before,
+        after=record.after,
+        version=version,
+    )
+
+
+def _audit_record(item: au.AuditItem) -> AuditRecord:
+    return AuditRecord(
+        audit_id=item.audit_id,
+        at=parse_required(item.at),
+        operator=item.operator,
+        act=AuditAct(item.act),
+        reason=item.reason or "",
+        tournament_id=item.tournament_id,
+        player_id=item.player_id,
+        before=item.before,
+        after=item.after,
+        version=int(item.version),
+    )
+
+
+def _mute_item(record: MuteRecord, version: int) -> au.MuteItem:
+    return au.MuteItem(
+        au.mute_pk(record.player_id),
+        au.MUTE_SK,
+        muted_player=record.player_id,
+        muted=record.muted,
+        at=iso(record.at),
+        by=record.by,
+        reason=record.reason,
+        until=iso(record.until),
+        version=version,
+    )
+
+
+def _mute_record(item: au.MuteItem) -> MuteRecord:
+    return MuteRecord(
+        player_id=item.muted_player,
+        muted=bool(item.muted),
+        at=parse_required(item.at),
+        by=item.by,
+        reason=item.reason or "",
+        until=parse(item.until),
         version=int(item.version),
     )
 
@@ -414,6 +502,8 @@ MAPPERS: dict[type, Mapper] = {
             _hand_item,
             _hand_record,
         ),
+        Mapper(AuditRecord, _audit_key, _audit_item, _audit_record),
+        Mapper(MuteRecord, lambda r: Key(au.MuteItem, au.mute_pk(r.player_id), au.MUTE_SK), _mute_item, _mute_record),
     )
 }
 

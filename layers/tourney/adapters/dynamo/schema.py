@@ -1,4 +1,4 @@
-"""The six DynamoDB tables, declared once (docs/architecture.md, "The serverless shape"; docs/data-model.md).
+"""The seven DynamoDB tables, declared once (docs/architecture.md, "The serverless shape"; docs/data-model.md).
 
 One declaration read by everyone who makes or names a table:
 
@@ -202,7 +202,25 @@ IDEMPOTENCY: Final = TableSchema(
     purpose="Powertools idempotency records (its default layout: id, TTL expiration)",
 )
 
-ALL_TABLES: Final[tuple[TableSchema, ...]] = (TOURNAMENTS, TABLES, HANDS, LEDGER, CONNECTIONS, IDEMPOTENCY)
+AUDIT_BY_PLAYER_INDEX: Final = Index(
+    name="by_player",
+    partition_key="player_key",
+    sort_key="sk",
+    projection=Projection.ALL,
+    purpose="a player's audit records in any tournament or none (player_key = 'player#<player>')",
+)
+
+AUDIT: Final = TableSchema(
+    logical_name="audit",
+    env_var="AUDIT_TABLE",
+    indexes=(AUDIT_BY_PLAYER_INDEX,),
+    purpose=(
+        "operators' acts (RULES.md, rule 19), append-only: put once (attribute_not_exists), "
+        "never updated or deleted by any function's role"
+    ),
+)
+
+ALL_TABLES: Final[tuple[TableSchema, ...]] = (TOURNAMENTS, TABLES, HANDS, LEDGER, CONNECTIONS, IDEMPOTENCY, AUDIT)
 
 
 def by_logical_name(logical_name: str) -> TableSchema:

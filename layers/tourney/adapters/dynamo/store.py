@@ -33,6 +33,7 @@ from pynamodb.models import Model
 
 from tourney.adapters.dynamo.ledger import EXPLAINED, DynamoLedger, LedgerShards
 from tourney.adapters.dynamo.mapping import Key, mapper_of
+from tourney.adapters.dynamo.models import audit as au
 from tourney.adapters.dynamo.models import tables as tm
 from tourney.adapters.dynamo.models import tournaments as tn
 from tourney.adapters.dynamo.transaction import Cancelled, Transaction
@@ -40,10 +41,12 @@ from tourney.domain.errors import NotFound, StaleVersion
 from tourney.domain.ledger import Entry
 from tourney.domain.registration import TournamentStatus
 from tourney.services.records import (
+    AuditRecord,
     CoordinatorRecord,
     CounterShard,
     EntrantRecord,
     HandRecord,
+    MuteRecord,
     Record,
     RegistrationRecord,
     RegistrationState,
@@ -203,6 +206,33 @@ class DynamoHands:
         return mapper_of_type(HandRecord).from_item(item)  # type: ignore[no-any-return]
 
 
+class DynamoAudit:
+    """The operators' acts: read by their key, or by Query (a tournament's partition, a player's index)."""
+
+    def get(self, audit_id: str, tournament_id: str | None, player_id: str | None) -> AuditRecord | None:
+        item = _get(au.AuditItem, au.audit_pk(tournament_id, player_id), au.act_sk(audit_id))
+        return None if item is None else mapper_of_type(AuditRecord).from_item(item)
+
+    def for_tournament(self, tournament_id: str) -> Sequence[AuditRecord]:
+        mapper = mapper_of_type(AuditRecord)
+        items = au.AuditItem.query(
+            au.audit_pk(tournament_id, None), au.AuditItem.sk.startswith(au.ACT_PREFIX), consistent_read=True
+        )
+        return sorted((mapper.from_item(item) for item in items), key=lambda r: (r.at, r.audit_id))
+
+    def for_player(self, player_id: str) -> Sequence[AuditRecord]:
+        """One Query of the ``by_player`` index (eventually consistent, as every index)."""
+        mapper = mapper_of_type(AuditRecord)
+        items = au.AuditItem.by_player.query(au.player_key(player_id))
+        return sorted((mapper.from_item(item) for item in items), key=lambda r: (r.at, r.audit_id))
+
+
+class DynamoMutes:
+    def get(self, player_id: str) -> MuteRecord | None:
+        item = _get(au.MuteItem, au.mute_pk(player_id), au.MUTE_SK)
+        return None if item is None else mapper_of_type(MuteRecord).from_item(item)
+
+
 def mapper_of_type(record_type: type) -> Any:
     from tourney.adapters.dynamo.mapping import MAPPERS
 
@@ -305,6 +335,8 @@ class DynamoStore:
         self.entrants = DynamoEntrants()
         self.hands = DynamoHands()
         self.ledger = DynamoLedger(ledger_shards)
+        self.audit = DynamoAudit()
+        self.mutes = DynamoMutes()
 
     def unit_of_work(self) -> DynamoUnitOfWork:
         return DynamoUnitOfWork(self.ledger)

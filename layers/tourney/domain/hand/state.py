@@ -110,6 +110,15 @@ class Options(NamedTuple):
     bet: int
 
 
+FOLD_AT_ONCE: Final = "fold_at_once"
+"""How ``to_dict`` writes a fold out of turn (a disqualification, RULES.md rule 19)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FoldedAtOnce(Folded):
+    """A hand folded out of turn by a disqualification (RULES.md, rule 19); histories show it as a fold."""
+
+
 class Hand:
     """One hand of no-limit hold'em (RULES.md, 'Play'); see the module docstring for the exact rules.
 
@@ -407,6 +416,30 @@ class Hand:
         self._active[i] = False
         self._active_count -= 1
         self._advance(i)
+        return record
+
+    def fold_at_once(self, seat: int) -> Folded | None:
+        """Fold ``seat`` now, in turn or not: a disqualification (RULES.md, rule 19). None if already out.
+
+        Out of turn, the decision awaited stays awaited (same ``seq``): only the
+        folded seat leaves the betting; the hand ends if one player is left.
+        """
+        if self._over:
+            raise NoHandInProgress("the hand is over")
+        i = self._i(seat)
+        if not self._active[i]:
+            return None
+        actors = self._actors
+        if actors and actors[0] == i:
+            return self._fold(seat, timed_out=False)
+        record = FoldedAtOnce(self._seq, seat, False)
+        self._log.append(record)
+        self._active[i] = False
+        self._active_count -= 1
+        if i in actors:
+            actors.remove(i)
+        if not actors or self._active_count == 1:
+            self._end_betting()
         return record
 
     # check
@@ -893,7 +926,8 @@ class Hand:
         decisions: list[list[Any]] = []
         for record in self._log:
             if isinstance(record, Folded | Checked):
-                decisions.append([record.kind.value, record.seat, 0, record.timed_out])
+                kind = FOLD_AT_ONCE if type(record) is FoldedAtOnce else record.kind.value
+                decisions.append([kind, record.seat, 0, record.timed_out])
             elif isinstance(record, Called):
                 decisions.append([record.kind.value, record.seat, 0, False])
             elif isinstance(record, Bet | Raised):
@@ -932,7 +966,9 @@ class Hand:
             deck=[int(c) for c in raw["deck"]],
         )
         for kind, seat, amount, timed_out in raw["decisions"]:
-            if timed_out:
+            if kind == FOLD_AT_ONCE:
+                hand.fold_at_once(int(seat))
+            elif timed_out:
                 hand.timeout(int(seat))
             else:
                 hand.act(ActionKind(kind), int(seat), int(amount) or None)

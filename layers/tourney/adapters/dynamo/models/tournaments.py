@@ -181,3 +181,5 @@ class EntrantItem(_Versioned):
     table_id = UnicodeAttribute(null=True)
     placing = JSONAttribute(null=True)
     placed_at = UnicodeAttribute(null=True)
+    management = JSONAttribute(null=True)
+    """Operators' acts on the entrant (rule 19): ``chips_adjusted``, ``disqualified_at``, ``chips_removed``."""

@@ -1,0 +1,87 @@
+"""Stored shapes of the operators' audit (docs/data-model.md, "audit") and of chat mutes.
+
+==================  ======================================  ==========================
+item                pk                                      sk
+==================  ======================================  ==========================
+audit record        ``tournament#<t>`` (else ``player#<p>``)  ``act#<audit id>``
+mute (tournaments)  ``mute#<player>``                       ``mute``
+==================  ======================================  ==========================
+
+An audit record about a player carries ``player_key`` = ``player#<player>``,
+so the ``by_player`` index lists a player's records. A record is put once,
+conditional on ``attribute_not_exists(pk)``, and never written again: no
+function's role may update or delete an item of this table. Mutes change
+(mute, unmute), so they live in the ``tournaments`` table, versioned.
+"""
+
+from __future__ import annotations
+
+from pynamodb.attributes import BooleanAttribute, JSONAttribute, NumberAttribute, UnicodeAttribute
+from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
+from pynamodb.models import Model
+
+from tourney.adapters.dynamo.models.base import meta_for, stored_in
+from tourney.adapters.dynamo.schema import AUDIT, AUDIT_BY_PLAYER_INDEX, TOURNAMENTS
+
+ACT_PREFIX = "act#"
+MUTE_SK = "mute"
+
+
+def audit_pk(tournament_id: str | None, player_id: str | None) -> str:
+    if tournament_id is not None:
+        return f"tournament#{tournament_id}"
+    return player_key(player_id or "")
+
+
+def player_key(player_id: str) -> str:
+    return f"player#{player_id}"
+
+
+def act_sk(audit_id: str) -> str:
+    return f"{ACT_PREFIX}{audit_id}"
+
+
+def mute_pk(player_id: str) -> str:
+    return f"mute#{player_id}"
+
+
+class ByPlayerIndex(GlobalSecondaryIndex["AuditItem"]):  # type: ignore[no-untyped-call]
+    class Meta:
+        index_name = AUDIT_BY_PLAYER_INDEX.name
+        projection = AllProjection()
+
+    player_key = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True)
+
+
+@stored_in(AUDIT)
+class AuditItem(Model):
+    Meta = meta_for(AUDIT)
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True)
+    audit_id = UnicodeAttribute()
+    at = UnicodeAttribute()
+    operator = UnicodeAttribute()
+    act = UnicodeAttribute()
+    reason = UnicodeAttribute(default="")
+    tournament_id = UnicodeAttribute(null=True)
+    player_id = UnicodeAttribute(null=True)
+    player_key = UnicodeAttribute(null=True)
+    before = JSONAttribute(null=True)
+    after = JSONAttribute(null=True)
+    version = NumberAttribute(default=1)
+    by_player = ByPlayerIndex()
+
+
+@stored_in(TOURNAMENTS)
+class MuteItem(Model):
+    Meta = meta_for(TOURNAMENTS)
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True, default=MUTE_SK)
+    muted_player = UnicodeAttribute()
+    muted = BooleanAttribute()
+    at = UnicodeAttribute()
+    by = UnicodeAttribute()
+    reason = UnicodeAttribute(default="")
+    until = UnicodeAttribute(null=True)
+    version = NumberAttribute(default=0)

@@ -1,0 +1,56 @@
+"""In-memory repositories of the operators' audit and the chat mutes (``services/ports.py``).
+
+The records are stored by ``MemoryStore`` like every other record (a unit of
+work saves them; an audit record is saved once, with version 0, so a second
+save of the same act fails as ``StaleVersion``); these repositories only read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from tourney.services.records import AuditRecord, MuteRecord
+
+if TYPE_CHECKING:
+    from tourney.adapters.memory import MemoryStore
+
+
+def audit_key(record: AuditRecord) -> tuple[str, str, str]:
+    """The stored identity of an audit record: its tournament (or none) and its id."""
+    return ("audit", record.tournament_id or "", record.audit_id)
+
+
+def mute_key(record: MuteRecord) -> tuple[str, str]:
+    return ("mute", record.player_id)
+
+
+def _ordered(records: list[AuditRecord]) -> list[AuditRecord]:
+    return sorted(records, key=lambda r: (r.at, r.audit_id))
+
+
+class MemoryAudit:
+    def __init__(self, store: MemoryStore) -> None:
+        self._s = store
+
+    def get(self, audit_id: str, tournament_id: str | None, player_id: str | None) -> AuditRecord | None:
+        found: AuditRecord | None = self._s._get(("audit", tournament_id or "", audit_id))
+        return found
+
+    def for_tournament(self, tournament_id: str) -> Sequence[AuditRecord]:
+        found: list[AuditRecord] = self._s._scan(("audit", tournament_id))
+        return _ordered(found)
+
+    def for_player(self, player_id: str) -> Sequence[AuditRecord]:
+        with self._s._lock:
+            found = [r for r in self._s._kinds.get("audit", {}).values() if r.player_id == player_id]
+        return _ordered(found)
+
+
+class MemoryMutes:
+    def __init__(self, store: MemoryStore) -> None:
+        self._s = store
+
+    def get(self, player_id: str) -> MuteRecord | None:
+        found: MuteRecord | None = self._s._get(("mute", player_id))
+        return found
