@@ -111,7 +111,7 @@ class Gateway:
         asyncio.set_event_loop(loop)
         try:
             app = web.Application(client_max_size=10 * 1024 * 1024)
-            app.router.add_route("*", "/{tail:.*}", self._handle)
+            app.router.add_route("*", r"/{tail:[\s\S]*}", self._handle)  # any path, control characters too
             self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=5.0)
             loop.run_until_complete(self._runner.setup())
             loop.run_until_complete(web.SockSite(self._runner, self.sock).start())

@@ -207,3 +207,15 @@ def test_a_bad_websocket_message_is_an_error_frame(ws_services, signing_key, con
     frame = json.loads(answer["body"])
     assert (answer["statusCode"], frame["type"], frame["error"]) == (status, "error", code)
     assert sent_to("c1")[-1] == frame  # the sender hears it over its connection too
+
+
+@pytest.mark.parametrize(
+    "content_type", ["multipart/form-data", "multipart/form-data; boundary=x", "application/x-www-form-urlencoded",
+                     "text/plain"],
+)  # fmt: skip
+def test_a_body_that_is_not_json_is_a_415_and_credits_nothing(memory: Services, context, content_type: str) -> None:
+    # Given a body that says it is form data (found by Schemathesis: a multipart type without its boundary was a 500)
+    status, body = call(admin, context, "POST", "/admin/accounts/ann/deposits", raw_body='{"amount": 100}',
+                        headers={"content-type": content_type}, player="olga", operator=True)  # fmt: skip
+    assert (status, body["error"]) == (415, "unsupported_media_type")
+    assert memory.accounts.account("ann").balance == 0

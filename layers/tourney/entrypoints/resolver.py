@@ -125,20 +125,40 @@ def _json_body(text: str) -> Any:
         ) from None
 
 
+def _refusal(status: HTTPStatus, code: str, message: str) -> dict[str, Any]:
+    """An HTTP API (payload v2) answer built before the resolver runs."""
+    logger.info("request refused", extra={"error": code, "status": int(status)})
+    return {
+        "statusCode": int(status),
+        "headers": {"Content-Type": content_types.APPLICATION_JSON},
+        "body": json.dumps(error_body(code, message)),
+        "isBase64Encoded": False,
+    }
+
+
+_BODILESS_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def _not_json(event: Mapping[str, Any]) -> bool:
+    """A request that may carry a body and says it is not JSON (form data, multipart, text...)."""
+    method = str(((event.get("requestContext") or {}).get("http") or {}).get("method") or "").upper()
+    headers = {str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()}
+    media_type = headers.get("content-type", "").strip()
+    return bool(media_type) and method not in _BODILESS_METHODS and not media_type.startswith("application/json")
+
+
 class BoundedHttpResolver(APIGatewayHttpResolver):
-    """Refuses a body over ``limits.MAX_BODY_BYTES`` with 413 before routing, validating or parsing it."""
+    """Refuses, before routing, validating or parsing anything: a body over ``limits.MAX_BODY_BYTES`` (413) and
+    a body that says it is not JSON (415; Powertools would otherwise parse form data, or fail on a multipart
+    body without its boundary)."""
 
     def resolve(self, event: Mapping[str, Any], context: Any) -> dict[str, Any]:
         try:
             limits.check_size(limits.body_size(event))
         except PayloadTooLarge as error:
-            logger.info("request refused", extra={"error": error.code, "status": 413})
-            return {
-                "statusCode": int(HTTPStatus.REQUEST_ENTITY_TOO_LARGE),
-                "headers": {"Content-Type": content_types.APPLICATION_JSON},
-                "body": json.dumps(error_body(error.code, str(error))),
-                "isBase64Encoded": False,
-            }
+            return _refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, error.code, str(error))
+        if _not_json(event):
+            return _refusal(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", "bodies are JSON")
         return super().resolve(event, context)
 
 
@@ -172,11 +192,12 @@ OPENAPI_INFO: dict[str, Any] = {
 
 def error_responses(*statuses: int, success: int = 200, description: str = "OK") -> dict[int, OpenAPIResponse]:
     """OpenAPI ``responses``: the success status (its schema from the route's return type) and the error
-    statuses a route may answer (always 401, 413 and 422), each with the error body; 401 and 413 as API Gateway
+    statuses a route may answer (always 401, 413, 415 and 422), each with the error body; 401 and 413 as API Gateway
     answers them itself (``GatewayMessage``)."""
     phrases = {
         401: 'no or invalid token: the JWT authorizer answers {"message": "Unauthorized"} before any function runs',
         413: f"the body is over {limits.MAX_BODY_BYTES} bytes",
+        415: "the body is not JSON (Content-Type)",
         403: "not allowed (another player's seat, or an operator route)",
         404: "no such tournament, table, hand or registration",
         409: "conflicts with the current state (stale decision, closed registration, ...)",
@@ -191,6 +212,6 @@ def error_responses(*statuses: int, success: int = 200, description: str = "OK")
                 "description": phrases.get(status, HTTPStatus(status).phrase),
                 "content": {"application/json": {"model": GatewayMessage if status in (401, 413) else ErrorBody}},
             }
-            for status in sorted({401, 413, 422, *statuses})
+            for status in sorted({401, 413, 415, 422, *statuses})
         },
     )
