@@ -38,11 +38,34 @@ READ_ACTIONS = (
     "dynamodb:DescribeTable",
 )
 WRITE_ACTIONS = ("dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem")
+APPEND_ACTIONS = ("dynamodb:PutItem",)
+"""Put new items (conditional on ``attribute_not_exists``: the code's rule, IAM cannot require a condition)."""
+CHANGE_ACTIONS = (
+    "dynamodb:UpdateItem",
+    "dynamodb:DeleteItem",
+    "dynamodb:BatchWriteItem",
+    "dynamodb:PartiQLUpdate",
+    "dynamodb:PartiQLDelete",
+    "dynamodb:PartiQLInsert",
+    "dynamodb:ImportTable",
+    "dynamodb:RestoreTableFromBackup",
+    "dynamodb:RestoreTableToPointInTime",
+)
+"""What may change or remove a stored item: never allowed on the append-only audit (RULES.md, rule 19)."""
+
+
+def table_actions(access: wiring.Access) -> tuple[str, ...]:
+    """The item actions a function is allowed on a table it reaches with ``access``."""
+    if access is wiring.Access.READ_WRITE:
+        return READ_ACTIONS + WRITE_ACTIONS
+    if access is wiring.Access.APPEND:
+        return READ_ACTIONS + APPEND_ACTIONS
+    return READ_ACTIONS
 
 
 def table_statement(table: dynamodb.Table, spec: wiring.TableSpec, access: wiring.Access) -> iam.PolicyStatement:
-    """Read (or read/write) the table and its declared indexes by name: no ``index/*`` wildcard."""
-    actions = READ_ACTIONS + (WRITE_ACTIONS if access is wiring.Access.READ_WRITE else ())
+    """Read (read/write, or read and append) the table and its declared indexes by name: no ``index/*`` wildcard."""
+    actions = table_actions(access)
     indexes = [f"{table.table_arn}/index/{index.name}" for index in spec.indexes]
     return iam.PolicyStatement(actions=list(actions), resources=[table.table_arn, *indexes])
 

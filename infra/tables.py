@@ -10,10 +10,36 @@ from __future__ import annotations
 
 from aws_cdk import RemovalPolicy
 from aws_cdk import aws_dynamodb as dynamodb
+from aws_cdk import aws_iam as iam
 from constructs import Construct
 
 from infra import wiring
 from infra.naming import logical_id
+
+APPEND_ONLY = "audit"
+"""The table whose items nobody may change or delete once written (RULES.md, rule 19)."""
+
+
+def append_only_policy() -> iam.PolicyDocument:
+    """The audit table's own policy: every principal is denied changing or deleting its items.
+
+    A deny in the resource's policy wins over any allow a role may be given
+    later; the functions' roles are also granted only reads and ``PutItem``
+    (``infra.functions.table_actions``).
+    """
+    from infra.functions import CHANGE_ACTIONS
+
+    return iam.PolicyDocument(
+        statements=[
+            iam.PolicyStatement(
+                sid="AuditIsAppendOnly",
+                effect=iam.Effect.DENY,
+                principals=[iam.AnyPrincipal()],
+                actions=list(CHANGE_ACTIONS),
+                resources=["*"],
+            )
+        ]
+    )
 
 
 def _attribute(name: str) -> dynamodb.Attribute:
@@ -38,6 +64,7 @@ class Tables(Construct):
                 ),
                 time_to_live_attribute=spec.ttl_attribute,
                 removal_policy=RemovalPolicy.RETAIN,  # money and histories outlive a stack
+                resource_policy=append_only_policy() if spec.logical_name == APPEND_ONLY else None,
             )
             for index in spec.indexes:
                 table.add_global_secondary_index(

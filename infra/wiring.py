@@ -32,6 +32,8 @@ class Access(StrEnum):
 
     READ = "read"
     READ_WRITE = "read_write"
+    APPEND = "append"
+    """Read, and put new items only (never update or delete): the operators' audit (RULES.md, rule 19)."""
 
 
 # --------------------------------------------------------------------------- tables
@@ -228,8 +230,14 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
     ),
     FunctionSpec(
         "admin",
-        "HTTP API, /admin/* (operators): create and announce, terminate, deposits",
-        tables={"tournaments": RW, "tables": R, "ledger": RW, "idempotency": RW},
+        "HTTP API, /admin/* (operators): create and announce, cancel, terminate, restart, deposits, "
+        "stack and balance adjustments, disqualifications, mutes, the audit",
+        # Stack adjustments and disqualifications act on the play path (a fold at once may end the hand: its
+        # end goes to the coordinator, the next decision's time-out is armed, the table pushed); every act
+        # appends to the audit, which no function may update or delete.
+        tables={**_PLAY_TABLES, "tournaments": RW, "ledger": RW, "idempotency": RW, "audit": Access.APPEND},
+        sends_to=("timeouts", "coordinator"),
+        pushes=True,
         starts=("recovery",),
         schedules_starts=True,
         operators_only=True,
@@ -347,6 +355,12 @@ HTTP_ROUTES: tuple[HttpRoute, ...] = (
     _operator("POST", "/admin/tournaments/{id}/restart"),
     _operator("POST", "/admin/tournaments/{id}/cancel"),
     _operator("POST", "/admin/accounts/{player}/deposits"),
+    _operator("POST", "/admin/tournaments/{id}/players/{player}/stack"),
+    _operator("POST", "/admin/tournaments/{id}/players/{player}/disqualify"),
+    _operator("POST", "/admin/players/{player}/mute"),
+    _operator("DELETE", "/admin/players/{player}/mute"),
+    _operator("POST", "/admin/accounts/{player}/adjustments"),
+    _operator("GET", "/admin/audit"),
     HttpRoute("GET", "/openapi.json", "api", authorized=False),
     HttpRoute("GET", "/swagger", "api", authorized=False),
 )

@@ -1,8 +1,12 @@
-"""The operators' HTTP API (CONTRACT.md): create and announce tournaments; terminate, restart or cancel them; deposits.
+"""The operators' HTTP API (CONTRACT.md): create and announce tournaments; terminate, restart or cancel them; deposits;
+stack and balance adjustments, disqualifications, mutes, and the audit of every act (RULES.md, rule 19).
 
 Every route is for the operators group only: a middleware refuses anyone else
 with 403 before a route runs. Creation and deposits honour ``Idempotency-Key``
 (a deposit's key is also its ledger key, so a replay never credits twice).
+The management acts take a key (the body's, else ``Idempotency-Key``, else
+the request's id) from which their audit record's id is made: a replay of the
+act finds its record and changes nothing.
 """
 
 from __future__ import annotations
@@ -11,13 +15,23 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
-from aws_lambda_powertools.event_handler.openapi.params import Header
+from aws_lambda_powertools.event_handler.openapi.params import Header, Query
 from aws_lambda_powertools.event_handler.openapi.params import Path as PathParam
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from tourney.entrypoints.auth import http_caller
-from tourney.entrypoints.dependencies import Accounts, Admin, CurrentCaller
+from tourney.entrypoints.dependencies import Admin, CurrentCaller
 from tourney.entrypoints.idempotency import once
+from tourney.entrypoints.management import (
+    AdjustmentRequest,
+    Audit,
+    AuditBody,
+    DisqualifyRequest,
+    Management,
+    MuteRequest,
+    StackRequest,
+    UnmuteRequest,
+)
 from tourney.entrypoints.models import (
     CancelRequest,
     CreateTournamentRequest,
@@ -103,7 +117,7 @@ def deposit(
     player: Annotated[str, PathParam(min_length=1, max_length=128, description="the player credited")],
     body: DepositRequest,
     caller: CurrentCaller,
-    accounts: Accounts,
+    management: Management,
     idempotency_key: IdempotencyKey = None,
 ) -> DepositView:
     # Every deposit has a ledger key: the client's, else this request's id (a retry of it is then a new deposit).
@@ -113,11 +127,101 @@ def deposit(
         scope=f"deposit:{player}",
         key=idempotency_key,
         payload=body.model_dump(mode="json"),
-        call=lambda: accounts.deposit(player, body.amount, key),
+        call=lambda: management.deposit(player, body.amount, caller.player_id, key),
         answer_type=DepositView,
         lambda_context=app.lambda_context,
     )
     return answer
+
+
+PlayerName = Annotated[str, PathParam(min_length=1, max_length=128, description="the player")]
+
+
+def act_key(body_key: str | None, header: str | None) -> str:
+    """The act's key: the body's, else the Idempotency-Key header, else this request's id (a retry is a new act)."""
+    return body_key or header or f"request:{app.current_event.request_context.request_id}"
+
+
+@app.post(
+    "/admin/tournaments/<id>/players/<player>/stack",
+    responses=error_responses(403, 404, 409, description="adjusted (or pending until the player's hand ends)"),
+)
+def adjust_stack(
+    id: TournamentId,
+    player: PlayerName,
+    body: StackRequest,
+    caller: CurrentCaller,
+    management: Management,
+    idempotency_key: IdempotencyKey = None,
+) -> dict[str, Any]:
+    """Add or remove chips between hands at the player's table (RULES.md, rule 19); 409 while it cannot apply."""
+    correlate(tournament_id=id)
+    logger.info("stack adjustment", extra={"operator": caller.player_id, "player": player, "delta": body.delta})
+    key = act_key(body.key, idempotency_key)
+    return management.adjust_stack(id, player, body.delta, caller.player_id, body.reason, key).to_dict()
+
+
+@app.post("/admin/tournaments/<id>/players/<player>/disqualify", responses=error_responses(403, 404, 409))
+def disqualify(
+    id: TournamentId, player: PlayerName, body: DisqualifyRequest, caller: CurrentCaller, management: Management
+) -> dict[str, Any]:
+    """Disqualify: the hand in progress folded at once, the chips out of play when it ends, no place (rule 19)."""
+    correlate(tournament_id=id)
+    logger.info("disqualification", extra={"operator": caller.player_id, "player": player})
+    return management.disqualify(id, player, caller.player_id, body.reason).to_dict()
+
+
+@app.post("/admin/players/<player>/mute", responses=error_responses(403, 409))
+def mute(
+    player: PlayerName,
+    body: MuteRequest,
+    caller: CurrentCaller,
+    management: Management,
+    idempotency_key: IdempotencyKey = None,
+) -> dict[str, Any]:
+    """Mute the player in every table chat, for ``minutes`` or until unmuted (RULES.md, rules 18, 19)."""
+    logger.info("mute", extra={"operator": caller.player_id, "player": player, "minutes": body.minutes})
+    key = act_key(body.key, idempotency_key)
+    return management.mute(player, caller.player_id, body.reason, body.minutes, key).to_dict()
+
+
+@app.delete("/admin/players/<player>/mute", responses=error_responses(403, 409))
+def unmute(
+    player: PlayerName,
+    caller: CurrentCaller,
+    management: Management,
+    body: UnmuteRequest | None = None,
+    idempotency_key: IdempotencyKey = None,
+) -> dict[str, Any]:
+    """Lift the player's mute; 409 when they are not muted."""
+    request = body if body is not None else UnmuteRequest()
+    logger.info("unmute", extra={"operator": caller.player_id, "player": player})
+    key = act_key(request.key, idempotency_key)
+    return management.unmute(player, caller.player_id, request.reason, key).to_dict()
+
+
+@app.post("/admin/accounts/<player>/adjustments", status_code=201, responses=error_responses(403, 409, success=201))
+def adjust_balance(
+    player: PlayerName,
+    body: AdjustmentRequest,
+    caller: CurrentCaller,
+    management: Management,
+    idempotency_key: IdempotencyKey = None,
+) -> dict[str, Any]:
+    """A double-entry adjustment with the house's adjustments account (rule 19); 422 if the balance would go below 0."""
+    logger.info("balance adjustment", extra={"operator": caller.player_id, "player": player, "amount": body.amount})
+    key = act_key(body.key, idempotency_key)
+    return management.adjust_balance(player, body.amount, caller.player_id, body.reason, key).to_dict()
+
+
+@app.get("/admin/audit", responses=error_responses(403, 409))
+def audit(
+    audit: Audit,
+    tournament: Annotated[str | None, Query(min_length=1, max_length=64, description="a tournament's acts")] = None,
+    player: Annotated[str | None, Query(min_length=1, max_length=128, description="a player's acts")] = None,
+) -> AuditBody:
+    """Every operator act about one tournament or one player, oldest first (``?tournament=ID`` or ``?player=NAME``)."""
+    return AuditBody.model_validate(audit.listing(tournament=tournament, player=player).to_dict())
 
 
 @observed(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)

@@ -33,6 +33,12 @@ CONTRACT_ROUTES = {
     "POST /admin/tournaments/{id}/restart": "admin",
     "POST /admin/tournaments/{id}/cancel": "admin",
     "POST /admin/accounts/{player}/deposits": "admin",
+    "POST /admin/tournaments/{id}/players/{player}/stack": "admin",
+    "POST /admin/tournaments/{id}/players/{player}/disqualify": "admin",
+    "POST /admin/players/{player}/mute": "admin",
+    "DELETE /admin/players/{player}/mute": "admin",
+    "POST /admin/accounts/{player}/adjustments": "admin",
+    "GET /admin/audit": "admin",
     "GET /openapi.json": "api",
     "GET /swagger": "api",
 }

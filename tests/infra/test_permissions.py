@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from infra import wiring
-from infra.functions import READ_ACTIONS, WRITE_ACTIONS
+from infra.functions import table_actions
 from infra.naming import logical_id
 from tests.infra.template import Synthesized, as_list, render
 
@@ -48,7 +48,7 @@ def test_function_reaches_only_its_tables(synthesized: Synthesized, spec: wiring
     expected: dict[str, set[str]] = {}
     for table_name, access in spec.tables.items():
         table = wiring.TABLES_BY_NAME[table_name]
-        actions = set(READ_ACTIONS) | (set(WRITE_ACTIONS) if access is wiring.Access.READ_WRITE else set())
+        actions = set(table_actions(access))
         arn = f"<Table{logical_id(table_name)}.Arn>"
         expected[arn] = actions
         for index in table.indexes:

@@ -36,6 +36,12 @@ CONTRACT_ROUTES = {
     ("post", "/admin/tournaments/{id}/restart"),
     ("post", "/admin/tournaments/{id}/cancel"),
     ("post", "/admin/accounts/{player}/deposits"),
+    ("post", "/admin/tournaments/{id}/players/{player}/stack"),
+    ("post", "/admin/tournaments/{id}/players/{player}/disqualify"),
+    ("post", "/admin/players/{player}/mute"),
+    ("delete", "/admin/players/{player}/mute"),
+    ("post", "/admin/accounts/{player}/adjustments"),
+    ("get", "/admin/audit"),
 }
 
 

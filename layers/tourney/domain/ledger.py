@@ -121,8 +121,8 @@ EXTERNAL: Final = Account(AccountKind.EXTERNAL)
 HOUSE_ADJUSTMENTS: Final = Account(AccountKind.ADJUSTMENTS, "house")
 """The house's adjustments account: the other side of every balance adjustment (RULES.md, rule 19)."""
 
-MAX_ADJUSTMENT_CENTS: Final = 100_000_000
-"""The largest balance adjustment, either way: one million in cents (bad input above it)."""
+MAX_ADJUSTMENT_CENTS: Final = 1_000_000_000
+"""The largest balance adjustment (or deposit), either way: 10,000,000.00 in cents, as the edge bounds money."""
 
 
 def player_account(player_id: str) -> Account:
