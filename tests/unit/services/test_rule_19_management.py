@@ -18,6 +18,7 @@ from tourney.domain.registration import TournamentStatus
 from tourney.services.bootstrap import Services
 from tourney.services.commands import CreateTournament
 from tourney.services.records import AuditAct
+from tourney.simulation.checks import Checks
 
 from tests.support.driver import Driver
 from tests.unit.services.conftest import fund, started
@@ -26,6 +27,11 @@ from tests.unit.services.test_rule_17_termination_defects import fold_to_the_end
 
 def acts(services: Services, *, tournament: str | None = None, player: str | None = None) -> list[str]:
     return [line.act for line in services.audit.listing(tournament=tournament, player=player).records]
+
+
+def check_chips_and_money(services: Services, tid: str) -> None:
+    """The simulation's invariants: every chip bought or adjusted is in play, the money held (docs/rules.md, 12)."""
+    Checks(services.adapters.store, tid, full_check_players=10**6, check_every=1).tournament_wide(full=True)
 
 
 def chips_in_play(services: Services, tid: str) -> int:
@@ -151,8 +157,11 @@ def test_rule_19_disqualified_players_hand_is_folded_at_once_and_they_take_no_pl
     awaiting = record.table.awaiting()
     assert awaiting is not None
     victim = next(p for p in record.table.players.values() if p != awaiting.player)
-    # When an operator disqualifies them
+    # When an operator adds chips to one player, removes some from another between hands, and disqualifies a third
+    services.management.adjust_stack(tid, awaiting.player, 700, "olga", "goodwill", key="k1")
+    check_chips_and_money(services, tid)
     answer = services.management.disqualify(tid, victim, "olga", "collusion")
+    check_chips_and_money(services, tid)
     # Then their hand is folded at once, and the decision awaited is still the same one
     assert answer.folded
     record = store.tables.get(tid, "1")
@@ -162,7 +171,9 @@ def test_rule_19_disqualified_players_hand_is_folded_at_once_and_they_take_no_pl
     assert after is not None and (after.seat, after.seq) == (awaiting.seat, awaiting.seq)
     # And, once the hand ends, their chips leave play and they are dealt no further hand
     fold_to_the_end_of_the_hand(services, tid)
+    check_chips_and_money(services, tid)
     Driver(services).drain_coordinator()
+    check_chips_and_money(services, tid)
     assert victim not in store.tables.get(tid, "1").table.players.values()
     entrant = store.entrants.get(tid, victim)
     assert entrant is not None and entrant.placing is None and entrant.chips_removed == answer.chips
@@ -171,6 +182,7 @@ def test_rule_19_disqualified_players_hand_is_folded_at_once_and_they_take_no_pl
     assert acts(services, player=victim) == ["disqualify"]
     # And the tournament plays to its end: the others take places 1 to 5, nobody the sixth
     Driver(services).play_to_the_end(tid)
+    check_chips_and_money(services, tid)
     places = sorted(e.placing.place for e in store.entrants.list(tid) if e.placing is not None)
     assert places == [1, 2, 3, 4, 5]
     assert store.entrants.get(tid, victim).placing is None  # type: ignore[union-attr]

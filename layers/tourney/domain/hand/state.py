@@ -421,21 +421,29 @@ class Hand:
     def fold_at_once(self, seat: int) -> Folded | None:
         """Fold ``seat`` now, in turn or not: a disqualification (RULES.md, rule 19). None if already out.
 
-        Out of turn, the decision awaited stays awaited (same ``seq``): only the
-        folded seat leaves the betting; the hand ends if one player is left.
+        The chips it put in are dead: they stay in the pot for the others, and
+        the betting goes on over the live bets (a raise of the folded seat no
+        longer needs calling). Out of turn, the decision awaited stays awaited
+        (same ``seq``); the hand ends if one player is left.
         """
         if self._over:
             raise NoHandInProgress("the hand is over")
         i = self._i(seat)
         if not self._active[i]:
             return None
-        actors = self._actors
-        if actors and actors[0] == i:
-            return self._fold(seat, timed_out=False)
+        self._dead += self._paid[i]
+        self._paid[i] = 0
+        bets = self._bets
+        bets[i] = 0
+        self._max_bet = max(bets)
         record = FoldedAtOnce(self._seq, seat, False)
         self._log.append(record)
         self._active[i] = False
         self._active_count -= 1
+        actors = self._actors
+        if actors and actors[0] == i:
+            self._advance(i)
+            return record
         if i in actors:
             actors.remove(i)
         if not actors or self._active_count == 1:
