@@ -27,10 +27,7 @@ import json
 import subprocess
 import sys
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -38,10 +35,10 @@ import pytest
 
 from infra.local.runtime import LocalRuntime
 from infra.local.template import load_stack
+from tests.e2e.seeding import create, fund, later, register, seed_running
 from tests.infra import conftest as infra_conftest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-PATIENCE = 60.0
 
 shared_synth = infra_conftest.synthesized
 
@@ -52,73 +49,17 @@ FUZZ_EXAMPLES, FUZZ_CASES = 2, 300
 FUZZ_EXAMPLES_SLOW, FUZZ_CASES_SLOW = 50, 1_000
 
 
-def call(stack: LocalRuntime, method: str, path: str, token: str | None = None, body: Any = None) -> tuple[int, Any]:
-    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(stack.urls["http"] + path, data=data, method=method, headers=headers)
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read() or b"null")
-    except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read() or b"null")
-
-
-def create(stack: LocalRuntime, tid: str, start_at: datetime, **options: Any) -> None:
-    body = {"name": tid, "format": "freezeout", "buy_in": 1_000, "entry_fee": 100, "min_players": 2,
-            "tournament_id": tid, "start_at": start_at.strftime("%Y-%m-%dT%H:%M:%SZ"), **options}  # fmt: skip
-    status, answer = call(stack, "POST", "/admin/tournaments", stack.token(OPERATOR, operator=True), body)
-    assert status == 201, answer
-
-
-def register(stack: LocalRuntime, tid: str, *players: str) -> bool:
-    return all(call(stack, "POST", f"/tournaments/{tid}/registrations", stack.token(p), {})[0] == 201 for p in players)
-
-
-def seed_running(stack: LocalRuntime) -> tuple[str, dict[str, Any]]:
-    """A freezeout started by its schedule with the caller and another player at table 1; its id and view."""
-    window = 6
-    for attempt in range(4):
-        tid = f"fz-run-{attempt}"
-        start_at = (datetime.now(UTC) + timedelta(seconds=window)).replace(microsecond=0)
-        create(stack, tid, start_at, decision_seconds=300, starting_stack=100_000)
-        if register(stack, tid, CALLER, OTHER):
-            break
-        window *= 2  # a busy machine missed the registration window: give it twice the time
-    else:
-        raise AssertionError("two players could not register before the start, four times")
-    view = wait_for_hand(stack, tid, 1, time.time() + window + PATIENCE)
-    # The first hand is folded, so that its history exists; the second waits for its first decision
-    to_act = view["to_act"]
-    decision = {"hand": view["hand"], "seq": to_act["seq"], "action": "fold"}
-    actions = f"/tournaments/{tid}/tables/1/actions"
-    status, answer = call(stack, "POST", actions, stack.token(to_act["player"]), decision)
-    assert status == 200, answer
-    return tid, wait_for_hand(stack, tid, 2, time.time() + PATIENCE)
-
-
-def wait_for_hand(stack: LocalRuntime, tid: str, hand: int, deadline: float) -> dict[str, Any]:
-    while True:
-        status, view = call(stack, "GET", f"/tournaments/{tid}/tables/1", stack.token(CALLER))
-        if status == 200 and view.get("hand_in_progress") and view["hand"] >= hand and view.get("to_act"):
-            return dict(view)
-        assert time.time() < deadline, f"hand {hand} was not dealt at {tid} table 1: {status} {view}"
-        time.sleep(0.3)
-
-
 @pytest.fixture(scope="module")
 def seeded(shared_synth: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LocalRuntime, Path]]:
     """The local stack, seeded, and the Schemathesis configuration that points the fuzzer at the seeds."""
     runtime = LocalRuntime(load_stack(shared_synth.outdir), REPO_ROOT, port=0, keys_dir=tmp_path_factory.mktemp("keys"))
     with runtime:
-        operator = runtime.token(OPERATOR, operator=True)
-        for player in (CALLER, OTHER):
-            assert call(runtime, "POST", f"/admin/accounts/{player}/deposits", operator, {"amount": 10**8})[0] == 201
-        running, view = seed_running(runtime)
-        later = datetime.now(UTC) + timedelta(days=1)
-        create(runtime, "fz-open", later)
+        fund(runtime, OPERATOR, CALLER, OTHER)
+        running, view = seed_running(runtime, OPERATOR, "fz-run", (CALLER, OTHER))
+        create(runtime, OPERATOR, "fz-open", later())
         assert register(runtime, "fz-open", CALLER)
         for tid in ("fz-adm-1", "fz-adm-2"):
-            create(runtime, tid, later)
+            create(runtime, OPERATOR, tid, later())
         to_act = view.get("to_act") or {}
         config = tmp_path_factory.mktemp("schemathesis") / "schemathesis.toml"
         config.write_text(
@@ -128,7 +69,7 @@ def seeded(shared_synth: Any, tmp_path_factory: pytest.TempPathFactory) -> Itera
                 hands=[1, int(view["hand"])],
                 seqs=[int(to_act.get("seq", 0))],
                 player_token=runtime.token(CALLER),
-                operator_token=operator,
+                operator_token=runtime.token(OPERATOR, operator=True),
             )
         )
         yield runtime, config
