@@ -256,6 +256,26 @@ class Balancing:
             final_table=final_table,
         )
 
+    def leave(self, table: TableId, players: int) -> bool:
+        """``players`` left ``table`` between hands with no hand's end to decide moves (RULES.md, rule 19).
+
+        A disqualification whose hand was cancelled (a termination, rule 17):
+        the counts follow, and the next hand's end balances as usual. True when
+        the table is left empty (it is no longer in play).
+        """
+        size = self.size(table)
+        if type(players) is not int or not 0 < players <= size or players >= self._players:
+            raise Conflict(f"{players!r} players cannot leave table {table} of {size} ({self._players} in play)")
+        self._players -= players
+        if players == size:
+            del self._buckets[size][table]
+            del self._size[table]
+            if self._final_table_pending == table:
+                self._final_table_pending = None
+            return True
+        self._resize(table, size - players)
+        return False
+
     def _is_waiting(self, table: TableId) -> bool:
         return self._size.get(table) == 1 and len(self._size) > 1
 

@@ -275,14 +275,7 @@ class TournamentState:
         entries: list[Entry] = []
         if self.prizes_due(now):
             entries.extend(self.fix_prizes(collected(), now))
-        forfeited: tuple[int, ...] = ()
-        if disqualified:
-            if type(disqualified) is not int or not 0 < disqualified < self.remaining:
-                raise Conflict(f"{disqualified!r} disqualified of {self.remaining} remaining")
-            if self.prize_pool is None and self._reaches_the_money(disqualified):
-                entries.extend(self.fix_prizes(collected(), now))
-            forfeited = tuple(range(self.remaining, self.remaining - disqualified, -1))
-            self.remaining -= disqualified
+        forfeited = self._leave(disqualified, now, collected, entries) if disqualified else ()
         placings: tuple[Placing, ...] = ()
         if busted:
             if self.prize_pool is None and self._reaches_the_money(len(busted)):
@@ -305,15 +298,47 @@ class TournamentState:
             if entry is not None:
                 self.prizes_paid += placing.prize
                 entries.append(entry)
-        for place in forfeited:
-            forfeit = self._forfeit(place, now)
-            if forfeit is not None:
-                self.prizes_paid += forfeit.amount_for(HOUSE_ADJUSTMENTS)
-                entries.append(forfeit)
+        entries.extend(self._forfeits(forfeited, now))
         self.moves += len(decision.moves)
         if decision.final_table is not None:
             self.final_table_formed = True
         return HandEnded(placings, tuple(entries), decision)
+
+    def disqualified_between_hands(
+        self, table: TableId, players: int, now: datetime, collected: Callable[[], int]
+    ) -> tuple[tuple[Entry, ...], bool]:
+        """Disqualified players left ``table`` with no hand's end (theirs was cancelled: rule 17.1; rule 19).
+
+        As at a hand's end (module docstring): they take the worst places still
+        open, unpaid, their prizes forfeited. Returns the entries and whether
+        the table is left empty.
+        """
+        entries: list[Entry] = []
+        forfeited = self._leave(players, now, collected, entries)
+        entries.extend(self._forfeits(forfeited, now))
+        emptied = self.balancing.leave(table, players)
+        return tuple(entries), emptied
+
+    def _leave(
+        self, players: int, now: datetime, collected: Callable[[], int], entries: list[Entry]
+    ) -> tuple[int, ...]:
+        """``players`` disqualified leave play: the places they leave (the worst open), the prizes fixed if due."""
+        if type(players) is not int or not 0 < players < self.remaining:
+            raise Conflict(f"{players!r} disqualified of {self.remaining} remaining")
+        if self.prize_pool is None and self._reaches_the_money(players):
+            entries.extend(self.fix_prizes(collected(), now))
+        forfeited = tuple(range(self.remaining, self.remaining - players, -1))
+        self.remaining -= players
+        return forfeited
+
+    def _forfeits(self, places: tuple[int, ...], now: datetime) -> list[Entry]:
+        found: list[Entry] = []
+        for place in places:
+            forfeit = self._forfeit(place, now)
+            if forfeit is not None:
+                self.prizes_paid += forfeit.amount_for(HOUSE_ADJUSTMENTS)
+                found.append(forfeit)
+        return found
 
     def _forfeit(self, place: int, now: datetime) -> Entry | None:
         """The prize of a place a disqualified player left, from the pool to the house (rule 19)."""

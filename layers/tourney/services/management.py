@@ -42,12 +42,20 @@ from datetime import datetime, timedelta
 from typing import TypeVar
 
 from tourney.domain.errors import Conflict, HandInProgress, IllegalAction, NotFound, NotSeated
-from tourney.domain.ledger import MAX_ADJUSTMENT_CENTS, Entry, balance_adjustment, deposit, player_account
+from tourney.domain.ledger import (
+    MAX_ADJUSTMENT_CENTS,
+    Entry,
+    balance_adjustment,
+    deposit,
+    player_account,
+    pool_account,
+)
 from tourney.domain.prizes import BustOut
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.table import Table
 from tourney.services.audit import audit_record
 from tourney.services.deps import Deps
+from tourney.services.ports import UnitOfWork
 from tourney.services.records import AuditAct, AuditRecord, EntrantRecord, MuteRecord, TableRecord, evolve
 from tourney.services.tables import after_write, push_table, retrying
 from tourney.services.views import DepositView, View
@@ -128,6 +136,32 @@ def leave_play(record: TableRecord, busted: Sequence[BustOut]) -> tuple[list[Bus
         gone[player] = table.stack(seat)
         table.remove_player(player)
     return [b for b in busted if b.player_id not in gone], gone
+
+
+def disqualified_leave(deps: Deps, record: TableRecord, uow: UnitOfWork) -> TableRecord:
+    """The disqualified players at a table whose hand was cancelled (rule 17.1) leave play now, in ``uow``.
+
+    No hand's end will take them out (a cancelled hand has none), so this does
+    what the coordinator does at one: off the table with their chips (the
+    stacks the cancellation restored), the tournament's counts and places
+    (``TournamentState.disqualified_between_hands``), their entrants. A table
+    left empty is closed. The caller saves the table returned and commits.
+    """
+    tid = record.tournament_id
+    _, gone = leave_play(record, ())
+    coordinator = deps.store.coordinators.get(tid)
+    if coordinator is None:
+        raise NotFound(f"{tid} is not running")
+    entries, emptied = coordinator.state.disqualified_between_hands(
+        record.table_id, len(gone), deps.clock.now(), lambda: deps.store.ledger.balance(pool_account(tid))
+    )
+    uow.save(coordinator)
+    uow.post(entries)
+    for player, chips in gone.items():
+        entrant = deps.store.entrants.get(tid, player)
+        if entrant is not None:
+            uow.save(evolve(entrant, chips_removed=chips, table_id=None))
+    return evolve(record, disqualified=(), closed=record.closed or emptied)
 
 
 class ManagementService:

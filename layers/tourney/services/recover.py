@@ -24,6 +24,7 @@ from tourney.domain.registration import TournamentStatus
 from tourney.domain.structure import TournamentFormat
 from tourney.services.compensation import UNITS_PER_STEP, pay_step
 from tourney.services.deps import Deps
+from tourney.services.management import disqualified_leave
 from tourney.services.messages import HandEnded
 from tourney.services.records import TableRecord, TournamentRecord
 from tourney.services.register import start_when_full
@@ -136,6 +137,8 @@ class RecoveryService:
                     current = _with_pending_chips(current)  # bought in the void hand: theirs now (rule 17.1)
                 uow = d.store.unit_of_work()
                 uow.check(now_t)
+                if in_progress and current.disqualified:
+                    current = disqualified_leave(d, current, uow)  # their hand is void: they leave now (rule 19)
                 uow.save(replace(current, halted=True, updated_at=d.clock.now()))
                 uow.commit()
                 return 1 if in_progress else 0

@@ -313,3 +313,35 @@ def test_rule_19_audit_is_listed_for_one_tournament_or_one_player(services: Serv
     with pytest.raises(IllegalAction):
         services.audit.listing(tournament="t1", player="ann")
     assert services.audit.listing(tournament="t1").records == ()
+
+
+def test_rule_19_disqualified_then_terminated_leaves_play_with_the_cancelled_hand_and_is_not_dealt_again(
+    services: Services, create: Callable[..., str], clock: FrozenClock
+) -> None:
+    # Given a player disqualified during a hand, and the tournament terminated before that hand ends
+    tid = started(services, create, clock)
+    store = services.adapters.store
+    record = store.tables.get(tid, "1")
+    awaiting = record.table.awaiting()
+    assert awaiting is not None
+    victim = next(p for p in record.table.players.values() if p != awaiting.player)
+    start_stack = record.table.seats[record.table.seat_of(victim)].stack
+    services.management.disqualify(tid, victim, "olga", "collusion")
+    services.admin.terminate(tid, "olga", "server fault")
+    # When the recovery workflow cancels the hands
+    services.recovery.cancel_hands(tid)
+    # Then the void hand gave them back their stack, and they left play with it, placeless
+    assert victim not in store.tables.get(tid, "1").table.players.values()
+    entrant = store.entrants.get(tid, victim)
+    assert entrant is not None and entrant.chips_removed == start_stack and entrant.placing is None
+    coordinator = store.coordinators.get(tid)
+    assert coordinator is not None and coordinator.state.remaining == 5
+    check_chips_and_money(services, tid)
+    # And a restart deals the next hand without them
+    clock.advance(60)
+    services.admin.restart(tid, "olga", "fixed")
+    table = store.tables.get(tid, "1").table
+    assert table.hand_in_progress and victim not in table.players.values()
+    Driver(services).play_to_the_end(tid)
+    assert sorted(e.placing.place for e in store.entrants.list(tid) if e.placing is not None) == [1, 2, 3, 4, 5]
+    check_chips_and_money(services, tid)
