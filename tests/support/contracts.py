@@ -24,9 +24,12 @@ from tourney.domain.table import Table
 from tourney.domain.tournament import TournamentState, entry_contribution
 from tourney.services.ports import Store
 from tourney.services.records import (
+    AuditAct,
+    AuditRecord,
     CoordinatorRecord,
     CounterShard,
     EntrantRecord,
+    MuteRecord,
     RegistrationRecord,
     RegistrationState,
     TableRecord,
@@ -206,7 +209,52 @@ def contract_coordinator_and_entrants_round_trip(factory: StoreFactory) -> None:
     assert [e.player_id for e in store.entrants.list("t1")] == ["ann"]
 
 
+def audit(audit_id: str, minute: int, tournament_id: str | None, player_id: str | None) -> AuditRecord:
+    return AuditRecord(
+        audit_id, AT.replace(minute=minute), "olga", AuditAct.MUTE, "why", tournament_id, player_id,
+        before={"muted": False}, after={"muted": True, "until": None},
+    )  # fmt: skip
+
+
+def contract_audit_records_are_written_once_and_listed_by_tournament_and_player(factory: StoreFactory) -> None:
+    # Given records about (t1, ann), (none, ann), (t1, none) and (t2, bob), written out of time order
+    store = factory()
+    records = [
+        audit("c", 3, "t1", "ann"),
+        audit("a", 1, None, "ann"),
+        audit("b", 2, "t1", None),
+        audit("d", 4, "t2", "bob"),
+    ]
+    for record in records:
+        save(store, record)
+    stored = {r.audit_id: AuditRecord(**{**r.__dict__, "version": 1}) for r in records}
+    # Then each listing is oldest first, and a record reads back by its key
+    assert list(store.audit.for_tournament("t1")) == [stored["b"], stored["c"]]
+    assert list(store.audit.for_player("ann")) == [stored["a"], stored["c"]]
+    assert store.audit.get("a", None, "ann") == stored["a"]
+    assert store.audit.get("zz", "t1", None) is None
+    # And a record is never written again, not even unchanged
+    with pytest.raises(StaleVersion):
+        save(store, audit("c", 9, "t1", "ann"))
+    assert store.audit.get("c", "t1", "ann") == stored["c"]
+
+
+def contract_a_mute_is_versioned(factory: StoreFactory) -> None:
+    store = factory()
+    assert store.mutes.get("ann") is None
+    mute = MuteRecord("ann", True, AT, "olga", "abuse", until=AT.replace(hour=13))
+    save(store, mute)
+    stored = store.mutes.get("ann")
+    assert stored == MuteRecord("ann", True, AT, "olga", "abuse", until=AT.replace(hour=13), version=1)
+    with pytest.raises(StaleVersion):
+        save(store, mute)  # version 0 again: another mute raced it
+    save(store, MuteRecord("ann", False, AT, "olga", "sorry", version=1))
+    assert not store.mutes.get("ann").muted_at(AT)  # type: ignore[union-attr]
+
+
 ALL_CONTRACTS = (
+    contract_audit_records_are_written_once_and_listed_by_tournament_and_player,
+    contract_a_mute_is_versioned,
     contract_a_saved_record_reads_back_with_its_version_raised,
     contract_a_stale_save_fails_and_writes_nothing_of_its_unit,
     contract_a_new_record_must_not_exist,
