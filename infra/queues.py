@@ -17,6 +17,7 @@ from constructs import Construct
 
 from infra import wiring
 from infra.naming import logical_id
+from infra.throttling import SQS_MAXIMUM_CONCURRENCY
 
 
 class Queues(Construct):
@@ -64,5 +65,7 @@ class Queues(Construct):
                     self.by_name[spec.name],
                     batch_size=spec.batch_size,
                     report_batch_item_failures=True,
+                    # no more at once than the consumer's reserved concurrency (infra/throttling.py)
+                    max_concurrency=SQS_MAXIMUM_CONCURRENCY[spec.consumer],
                 )
             )

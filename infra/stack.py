@@ -22,6 +22,7 @@ from infra.monitoring import Monitoring
 from infra.queues import Queues
 from infra.schedules import Schedules
 from infra.tables import Tables
+from infra.throttling import Throttling
 from infra.websocket_api import WebSocketApi
 from infra.workflows import Workflows
 
@@ -59,6 +60,13 @@ class TourneyStack(Stack):
             jwt_audience=self.auth.client.user_pool_client_id,
         )
         self.queues.subscribe(functions)
+        self.throttling = Throttling(
+            self,
+            "Throttling",
+            functions=functions,
+            http_stage=self.http_api.api.default_stage.node.default_child,  # type: ignore[union-attr,arg-type]
+            websocket_stage=self.websocket_api.stage.node.default_child,  # type: ignore[arg-type]
+        )
         self.monitoring = Monitoring(
             self,
             "Monitoring",
