@@ -8,6 +8,10 @@ invocation's keys, the tracer captures the handler, metrics are flushed as EMF.
 Correlation ids: :func:`correlate` appends ``tournament_id``, ``table_id`` and
 ``hand`` to every log line of the invocation and annotates the trace.
 
+Tracing records no answer and no body (``TRACE_CAPTURE``): a trace holds timings,
+the cold start, the correlation ids and the AWS calls, never what a player was
+told (hole cards, balances, ledgers).
+
 The X-Ray SDK costs about 100-400 ms to import (it loads botocore to patch
 it), so the :class:`~aws_lambda_powertools.Tracer` is built on the first
 invocation, not when the handler module is imported: importing a handler stays
@@ -38,6 +42,12 @@ logger = Logger(service=settings().service_name)
 metrics = Metrics(namespace=settings().metrics_namespace, service=settings().service_name)
 
 Handler = TypeVar("Handler", bound=Callable[..., Any])
+
+TRACE_CAPTURE: dict[str, bool] = {"capture_response": False, "capture_error": False}
+"""What the tracer records of a handler: neither its answer nor its error as metadata. Answers carry hole cards,
+balances and ledgers, and errors may quote a request; the logs (which redact nothing of ours either, but stay in
+the account's log groups with their retention) keep what an operator needs, and the trace keeps timings,
+annotations (the ids of ``correlate``) and AWS calls (``tests/integration/test_tracing.py``)."""
 
 
 @functools.lru_cache(maxsize=1)
@@ -79,7 +89,7 @@ def observed(correlation_id_path: str | None = None) -> Callable[[Handler], Hand
         @functools.wraps(handler)
         def run(event: Any, context: Any) -> Any:
             if not traced:
-                traced.append(tracer().capture_lambda_handler(logged))
+                traced.append(tracer().capture_lambda_handler(logged, **TRACE_CAPTURE))
             return traced[0](event, context)
 
         return metrics.log_metrics(run, capture_cold_start_metric=True, raise_on_empty_metrics=False)  # type: ignore[return-value]
