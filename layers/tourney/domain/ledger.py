@@ -20,7 +20,7 @@ Accounts (:class:`Account`, written ``kind:owner`` or ``kind:owner#shard``):
                                 crash before the start is refunded within 24 hours)
 ``external``                    the outside world; runs negative by the net deposits
 ``adjustments:house``           the house's adjustments account (RULES.md, rule 19):
-                                operators' balance adjustments and forfeited prizes;
+                                the other side of operators' balance adjustments;
                                 runs negative by what the house paid out
 ==============================  =====================================================
 

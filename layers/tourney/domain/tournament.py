@@ -26,7 +26,7 @@ How the rules are read here, beyond RULES.md's own words:
   before that hand's eliminations are placed: they take no place, and the
   places they leave are the worst ones still open, so everyone else finishes
   as if they had busted then. Those places' prizes, if in the money, are
-  forfeited from the pool to the house's adjustments account (``forfeit``
+  forfeited from the pool to the tournament's house revenue (``forfeit``
   entries, counted in ``prizes_paid``: the pool then still holds
   ``collected + overlay - prizes_paid``, as compensation reads it).
 """
@@ -42,7 +42,7 @@ from tourney.domain.balancing import Balancing, Decision, TableId
 from tourney.domain.clock import TournamentClock
 from tourney.domain.errors import Conflict, RegistrationClosed
 from tourney.domain.fees import Purchase, purchase_entries, split_payment
-from tourney.domain.ledger import HOUSE_ADJUSTMENTS, Entry, EntryKind, pool_account, transfer
+from tourney.domain.ledger import Entry, EntryKind, house_account, pool_account, transfer
 from tourney.domain.prizes import (
     BustOut,
     Payout,
@@ -336,19 +336,19 @@ class TournamentState:
         for place in places:
             forfeit = self._forfeit(place, now)
             if forfeit is not None:
-                self.prizes_paid += forfeit.amount_for(HOUSE_ADJUSTMENTS)
+                self.prizes_paid += forfeit.amount_for(house_account(self.tournament_id))
                 found.append(forfeit)
         return found
 
     def _forfeit(self, place: int, now: datetime) -> Entry | None:
-        """The prize of a place a disqualified player left, from the pool to the house (rule 19)."""
+        """The prize of a place a disqualified player left, from the pool to the house's revenue (rule 19)."""
         amount = prize_for_place(self.prizes or (), place)
         return transfer(
             f"forfeit:{self.tournament_id}:{place}",
             EntryKind.FORFEIT,
             self.tournament_id,
             pool_account(self.tournament_id),
-            HOUSE_ADJUSTMENTS,
+            house_account(self.tournament_id),
             amount,
             now,
         )

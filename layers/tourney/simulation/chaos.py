@@ -36,6 +36,8 @@ COMPENSATION_GRACE = timedelta(minutes=10)
 """How late after the window compensation may still be paid when its steps fail and are retried."""
 REFUND_WITHIN = timedelta(hours=24)
 """RULES.md, rule 17.6: a tournament that should have started and did not refunds within this."""
+MANAGEMENT_ACTS = ("stack", "disqualify")
+"""Operator acts of rule 19 a run may carry (``plan_run`` draws none: a run's seed keeps its meaning)."""
 SCENARIOS = (
     "finish",
     "cancel_registering",
@@ -163,9 +165,36 @@ class ChaosSimulation(Simulation):
             restart = getattr(admin, "restart", None)
             if restart is not None:
                 self.cloud.invoke_api(lambda: restart(tid, OPERATOR, "chaos"))
+        elif act.kind in MANAGEMENT_ACTS:
+            self._manage(act)
         else:
             cancel = getattr(admin, "cancel", None) or admin.terminate
             self.cloud.invoke_api(lambda: cancel(tid, OPERATOR, "chaos"))
+
+    def _manage(self, act: Act) -> None:
+        """A stack adjustment or a disqualification (rule 19) of a player drawn from the act, sent as an operator
+        would: again, with the same key, while the invocation died, and once more as a duplicate."""
+        tid, management = self.tournament_id, self.services.management
+        rng = random.Random(f"act:{self.plan.seed}:{act.kind}:{act.minute}")
+        seated = sorted(
+            e.player_id for e in self.store.entrants.list(tid) if e.table_id is not None and not e.eliminated
+        )
+        if not seated:
+            return
+        player = rng.choice(seated)
+        key = f"chaos:{act.minute}"
+        delta = rng.choice((500, 2_000, -100))
+
+        def call() -> object:
+            if act.kind == "disqualify":
+                return management.disqualify(tid, player, OPERATOR, "chaos")
+            return management.adjust_stack(tid, player, delta, OPERATOR, "chaos", key)
+
+        for _ in range(3):
+            ok, _answer = self.cloud.invoke_api(call)
+            if ok:
+                break
+        self.cloud.invoke_api(call)  # a duplicate delivery of the same request: it changes nothing
 
 
 def run_one(plan: RunPlan) -> tuple[dict[str, Any], list[dict[str, str]]]:

@@ -13,7 +13,7 @@ from datetime import timedelta
 import pytest
 from tourney.adapters.memory import FrozenClock
 from tourney.domain.errors import Conflict, HandInProgress, IllegalAction, InsufficientFunds, NotFound, StaleVersion
-from tourney.domain.ledger import HOUSE_ADJUSTMENTS, player_account, pool_account
+from tourney.domain.ledger import HOUSE_ADJUSTMENTS, house_account, player_account, pool_account
 from tourney.domain.registration import TournamentStatus
 from tourney.services.bootstrap import Services
 from tourney.services.commands import CreateTournament
@@ -197,16 +197,17 @@ def test_rule_19_disqualified_in_the_money_forfeits_that_prize_and_others_keep_t
     store = services.adapters.store
     pool = store.ledger.balance(pool_account(tid))
     balances = {p: store.ledger.balance(player_account(p)) for p in ("p0", "p1")}
+    house = store.ledger.balance(house_account(tid))
     # When an operator disqualifies p0
     services.management.disqualify(tid, "p0", "olga", "multi-accounting")
     Driver(services).drain_coordinator()
-    # Then p1 wins (place 1, 70 %), p0 takes no place and no prize, and the 30 % goes to the house
+    # Then p1 wins (place 1, 70 %), p0 takes no place and no prize, and the 30 % goes to the house's revenue
     assert store.tournaments.get(tid).status is TournamentStatus.FINISHED
     winner = store.entrants.get(tid, "p1")
     assert winner is not None and winner.placing is not None and winner.placing.place == 1
     assert store.ledger.balance(player_account("p1")) == balances["p1"] + pool * 70 // 100
     assert store.ledger.balance(player_account("p0")) == balances["p0"]
-    assert store.ledger.balance(HOUSE_ADJUSTMENTS) == pool - pool * 70 // 100
+    assert store.ledger.balance(house_account(tid)) == house + pool - pool * 70 // 100
     store.money.verify_invariants()
 
 
