@@ -2,8 +2,8 @@
 
 Every IAM policy of the synthesized stack is read (functions, workflows, the
 scheduler, anything CDK added): none allows an action that changes or removes
-an item (``UpdateItem``, ``DeleteItem``, ``BatchWriteItem``, PartiQL writes,
-restores) on the audit table, its index, or every resource, nor an action
+an item (``UpdateItem``, ``DeleteItem``, ``BatchWriteItem``, PartiQL writes)
+on the audit table, its index, or every resource, nor an action
 wildcard. Only the admin function may write it, with ``PutItem`` alone (the
 code puts each record once, conditional on ``attribute_not_exists``). The
 table's own resource policy denies those actions to every principal, so a
