@@ -302,7 +302,7 @@ def _table_item(record: TableRecord, version: int) -> tm.TableItem:
             "decision_seconds": record.decision_seconds,
             "away_seconds": record.away_seconds,
             "halted": record.halted,
-            "disqualified": list(record.disqualified),
+            **({"disqualified": list(record.disqualified)} if record.disqualified else {}),
         },
         hand_number=record.table.hand_number,
         level=record.level,
