@@ -39,6 +39,7 @@ from infra.local.http_api import (
 )
 from infra.local.jwt_keys import SigningKeys
 from infra.local.lambdas import LocalFunction
+from infra.local.sigv4 import signed_with
 from infra.local.websocket_api import (
     ConnectionInfo,
     WebSocketApi,
@@ -75,8 +76,10 @@ class Gateway:
         websocket_apis: Sequence[WebSocketApi],
         keys: SigningKeys,
         workers: int = 64,
+        connections_secret: str | None = None,
     ) -> None:
         self.sock = sock
+        self.connections_secret = connections_secret  # None: @connections over HTTP unchecked
         self.port = sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.http_apis = list(http_apis)
@@ -266,10 +269,19 @@ class Gateway:
         _log_request("WS", f"$connect {info.connection_id}", 101, started)
         try:
             async for message in ws:
-                if message.type == WSMsgType.TEXT:
-                    await self._message(api, ws, info, str(message.data), host)
-                elif message.type == WSMsgType.BINARY:
-                    await self._message(api, ws, info, bytes(message.data).decode("utf-8", "replace"), host)
+                if message.type not in (WSMsgType.TEXT, WSMsgType.BINARY):
+                    continue
+                text = (
+                    str(message.data)
+                    if message.type == WSMsgType.TEXT
+                    else bytes(message.data).decode("utf-8", "replace")
+                )
+                try:
+                    await self._message(api, ws, info, text, host)
+                except Exception:  # a message the gateway cannot handle never drops the connection
+                    log.exception("message on %s not handled", info.connection_id)
+                    if not ws.closed:
+                        await ws.send_str(json.dumps(_ws_error("Internal server error", info)))
         finally:
             self.connections.pop(info.connection_id, None)
             disconnect = api.routes.get("$disconnect")
@@ -312,6 +324,13 @@ class Gateway:
 
     async def _management(self, request: web.Request, connection_id: str) -> web.Response:
         data = await request.read() if request.method == "POST" else b""
+        if self.connections_secret is not None and not signed_with(
+            self.connections_secret, request.method, f"http://{request.host}{request.rel_url.raw_path_qs}",
+            dict(request.headers), data,
+        ):  # fmt: skip
+            # as API Gateway answers a request not signed by a principal that may manage connections
+            status, headers, body = _management_error(403, "ForbiddenException", "Forbidden")
+            return web.Response(status=status, body=body, headers=headers)
         status, headers, body = await self._manage(request.method, connection_id, data)
         return web.Response(status=status, body=body, headers=headers)
 

@@ -412,13 +412,14 @@ def _env_text(value: Any) -> str:
     return str(value)
 
 
-def base_environment(moto_url: str) -> dict[str, str]:
-    """What the process (and so every in-process handler) needs to reach the local AWS."""
+def base_environment(moto_url: str, secret: str = "testing") -> dict[str, str]:
+    """What the process (and so every in-process handler) needs to reach the local AWS; ``secret`` signs its
+    requests (the gateway's ``@connections`` API checks it, moto does not)."""
     return {
         "AWS_ENDPOINT_URL": moto_url,
         "AWS_ENDPOINT_URL_DYNAMODB": moto_url,
         "AWS_ACCESS_KEY_ID": "testing",
-        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_SECRET_ACCESS_KEY": secret,
         "AWS_SESSION_TOKEN": "testing",
         "AWS_REGION": REGION,
         "AWS_DEFAULT_REGION": REGION,

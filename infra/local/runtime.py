@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+import secrets
 import sys
 import threading
 from pathlib import Path
@@ -61,6 +62,9 @@ class LocalRuntime:
         self.clock = VirtualClock(self.time_factor)
         self.keys = SigningKeys(keys_dir or default_keys_dir(self.repo_root))
         self.moto = MotoServer()
+        self.aws_secret = secrets.token_urlsafe(24)
+        """This run's secret access key: its handlers sign with it, and ``@connections`` over HTTP must be signed
+        with it (another process of the machine cannot push to or close a connection)."""
         self.functions = FunctionRegistry([])
         self.auth = AuthConfig()
         self.gateway: Gateway | None = None
@@ -104,7 +108,7 @@ class LocalRuntime:
         moto_url = self.moto.start()
         self._set_environ(
             {
-                **base_environment(moto_url),
+                **base_environment(moto_url, self.aws_secret),
                 "MOTO_PORT": moto_url.rsplit(":", 1)[1],
                 "AWS_ENDPOINT_URL_APIGATEWAYMANAGEMENTAPI": http_url,
             }
@@ -119,7 +123,7 @@ class LocalRuntime:
             resolver,
             self.repo_root,
             extra_env={
-                **base_environment(moto_url),
+                **base_environment(moto_url, self.aws_secret),
                 "JWT_JWKS_URL": self.keys.jwks_url,
                 **self.clock.environment(),
             },
@@ -146,6 +150,7 @@ class LocalRuntime:
             read_http_apis(template, resolver, self.functions),
             read_websocket_apis(template, resolver, self.functions),
             self.keys,
+            connections_secret=self.aws_secret,
         )
         self.gateway.start()
         self._transport = InProcessTransport(moto_url, self.moto.app, http_url, self.gateway.deliver)

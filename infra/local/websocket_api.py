@@ -11,6 +11,8 @@ response (two-way) sends the handler's answer back to the client.
 'act'
 >>> api.select('not json').route_key
 '$default'
+>>> api.select('{"tournament_id": "t1"}').route_key  # no action: $default, as API Gateway does
+'$default'
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ class WebSocketApi:
             try:
                 value: Any = json.loads(body)
                 for part in path.split("."):
-                    value = value[part] if isinstance(value, dict) else None
+                    value = value.get(part) if isinstance(value, dict) else None
                 key = value if isinstance(value, str) else None
             except ValueError:
                 key = None
