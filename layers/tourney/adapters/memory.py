@@ -102,16 +102,49 @@ def _copy(record: Any) -> Any:
     return copy.deepcopy(record)
 
 
-def _packed(record: HandRecord) -> HandRecord:
-    """A finished hand as a store keeps it: its history serialized (compact: a large field plays 100,000 hands)."""
-    return evolve(record, hand=zlib.compress(marshal.dumps((record.hand, record.players)), 1), players={})
+PackedHand = tuple[int, bytes]
+"""A finished hand as the store keeps it: (version, the record serialized). A plain tuple of a number and
+bytes, so the garbage collector stops tracking it: a large field stores 100,000 hands."""
 
 
-def _unpacked(record: HandRecord) -> HandRecord:
-    """A fresh copy of the stored hand, its history read back."""
-    packed: Any = record.hand
-    hand, players = marshal.loads(zlib.decompress(packed))
-    return evolve(record, hand=hand, players=players)
+def _packed(record: HandRecord) -> PackedHand:
+    """A finished hand serialized (marshal, then zlib), as a store would keep it."""
+    fields = (
+        record.tournament_id,
+        record.table_id,
+        record.hand_number,
+        record.hand,
+        record.players,
+        record.seat_count,
+        record.level,
+        record.dealt_at.isoformat(),
+        record.ended_at.isoformat(),
+    )
+    return (record.version, zlib.compress(marshal.dumps(fields), 1))
+
+
+def _unpacked(packed: PackedHand) -> HandRecord:
+    """A fresh copy of the stored hand, read back."""
+    version, data = packed
+    tid, table_id, number, hand, players, seat_count, level, dealt_at, ended_at = marshal.loads(zlib.decompress(data))
+    return HandRecord(
+        tournament_id=tid,
+        table_id=table_id,
+        hand_number=number,
+        hand=hand,
+        players=players,
+        seat_count=seat_count,
+        level=level,
+        dealt_at=datetime.fromisoformat(dealt_at),
+        ended_at=datetime.fromisoformat(ended_at),
+        version=version,
+    )
+
+
+def _stored_version(stored: Any) -> int:
+    if stored is None:
+        return 0
+    return stored[0] if type(stored) is tuple else stored.version  # type: ignore[no-any-return]
 
 
 def _next_version(record: Any) -> Any:
@@ -225,7 +258,7 @@ class MemoryStore:
             found = self._items.get(key)
             if found is None:
                 return None
-            if type(found) is HandRecord:
+            if type(found) is tuple:
                 return _unpacked(found)
             return _copy(found) if self.copy_records else found
 
@@ -234,7 +267,7 @@ class MemoryStore:
             n = len(prefix)
             items = self._buckets.get(prefix[:2], {}).items() if n >= 2 else self._kinds.get(prefix[0], {}).items()
             found = [v for k, v in sorted(items, key=lambda kv: kv[0]) if k[:n] == prefix]
-            if found and type(found[0]) is HandRecord:
+            if found and type(found[0]) is tuple:
                 return [_unpacked(v) for v in found]
             return [_copy(v) for v in found] if self.copy_records else found
 
@@ -242,8 +275,14 @@ class MemoryStore:
         if type(value) is HandRecord:
             value = _packed(value)
         self._items[key] = value
-        self._buckets.setdefault(key[:2], {})[key] = value
-        self._kinds.setdefault(key[0], {})[key] = value
+        bucket = self._buckets.get(key[:2])
+        if bucket is None:
+            bucket = self._buckets[key[:2]] = {}
+        bucket[key] = value
+        kind = self._kinds.get(key[0])
+        if kind is None:
+            kind = self._kinds[key[0]] = {}
+        kind[key] = value
 
     # -- writing ----------------------------------------------------------------
 
@@ -259,29 +298,31 @@ class MemoryStore:
         if self.commit_hook is not None:
             self.commit_hook("before")
         with self._lock:
-            keys = [record_key(r) for r in [*saves, *checks]] + [record_key(s) for s, _ in bumps]
-            if len(set(keys)) != len(keys):
+            conditioned = [*saves, *checks]
+            keys = [record_key(r) for r in conditioned]
+            shard_keys = [record_key(s) for s, _ in bumps]
+            if len(set(keys) | set(shard_keys)) != len(keys) + len(shard_keys):
                 raise ValueError("a unit of work touches an item twice")
-            for record in [*saves, *checks]:
-                stored = self._items.get(record_key(record))
-                stored_version = 0 if stored is None else stored.version
+            items = self._items
+            for key, record in zip(keys, conditioned, strict=True):
+                stored_version = _stored_version(items.get(key))
                 if stored_version != record.version:
-                    raise StaleVersion(f"{record_key(record)} is at version {stored_version}, not {record.version}")
-            bumped: list[CounterShard] = []
-            for shard, delta in bumps:
-                stored = self._items.get(record_key(shard))
+                    raise StaleVersion(f"{key} is at version {stored_version}, not {record.version}")
+            bumped: list[tuple[Key, CounterShard]] = []
+            for key, (_, delta) in zip(shard_keys, bumps, strict=True):
+                stored = items.get(key)
                 if stored is None:
-                    raise StaleVersion(f"no counter shard {record_key(shard)}")
+                    raise StaleVersion(f"no counter shard {key}")
                 if stored.sealed or not 0 <= stored.count + delta <= stored.cap:
-                    raise StaleVersion(f"counter shard {record_key(shard)} cannot change by {delta}")
-                bumped.append(replace(stored, count=stored.count + delta, version=stored.version + 1))
+                    raise StaleVersion(f"counter shard {key} cannot change by {delta}")
+                bumped.append((key, replace(stored, count=stored.count + delta, version=stored.version + 1)))
             if entries:
                 self._ledger.verify_post_all(entries)
                 self._ledger.post_all(entries)
-            for record in saves:
-                self._put(record_key(record), _next_version(record))
-            for shard in bumped:
-                self._put(record_key(shard), shard)
+            for key, record in zip(keys, saves, strict=False):
+                self._put(key, _next_version(record))
+            for key, shard in bumped:
+                self._put(key, shard)
             self.commits += 1
         if self.on_saved is not None:
             for record in saves:

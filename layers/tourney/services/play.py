@@ -29,6 +29,7 @@ from tourney.domain.errors import Conflict, IllegalAction, NoHandInProgress, Not
 from tourney.domain.fees import Purchase, split_payment
 from tourney.domain.hand import ActionKind
 from tourney.domain.registration import TournamentStatus
+from tourney.domain.table import Awaiting
 from tourney.services.deps import Deps
 from tourney.services.messages import RebuyClosed, TimeoutDue
 from tourney.services.records import EntrantRecord, TableRecord, TournamentRecord, evolve
@@ -61,8 +62,8 @@ class PlayService:
             uow.save(fresh)
             uow.commit()
             stored = evolve(fresh, version=fresh.version + 1)
-            after_write(self._d, stored, "action")
-            return outcome(stored, hand, seq, action, amount)
+            awaiting = after_write(self._d, stored, "action")
+            return outcome(stored, hand, seq, action, amount, awaiting)
 
         return retrying(self._d, attempt)
 
@@ -164,11 +165,13 @@ class PlayService:
         return PresenceView(tid, player, record.table_id, away)
 
 
-def outcome(record: TableRecord, hand: int, seq: int, action: str, amount: int | None) -> ActionOutcome:
+def outcome(
+    record: TableRecord, hand: int, seq: int, action: str, amount: int | None, awaiting: Awaiting | None
+) -> ActionOutcome:
+    """What the caller of an action or a time-out is answered; ``awaiting`` is the decision armed after it."""
     table = record.table
     played = table.hand
     over = played is None or played.is_over or table.hand_number != hand
-    awaiting = table.awaiting()
     return ActionOutcome(
         tournament_id=record.tournament_id,
         table=record.table_id,

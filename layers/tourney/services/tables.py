@@ -18,6 +18,7 @@ from tourney.domain.cards import card_str, shuffled_deck
 from tourney.domain.errors import StaleVersion
 from tourney.domain.hand import SeatStatus
 from tourney.domain.structure import TournamentFormat
+from tourney.domain.table import Awaiting
 from tourney.domain.tournament import TournamentState
 from tourney.services.deps import Deps
 from tourney.services.messages import HandEnded, TimeoutDue
@@ -130,28 +131,31 @@ def push_table(deps: Deps, record: TableRecord, event: str) -> None:
     deps.pushes.to_table_views(record.tournament_id, record.table_id, view)
 
 
-def after_write(deps: Deps, record: TableRecord, event: str) -> None:
+def after_write(deps: Deps, record: TableRecord, event: str) -> Awaiting | None:
     """Follow a committed table write: the hand's end to the coordinator, or the next time-out; then the pushes.
 
     Everything needed is on the table item (the decision times included), so an
-    action costs one read and one write of its table and nothing else.
+    action costs one read and one write of its table and nothing else. Answers
+    the decision now awaited, whose time-out was armed (None: none is).
     """
     table = record.table
     hand = table.hand
+    awaiting: Awaiting | None = None
     if hand is not None and hand.is_over and not hand.is_cancelled and record.coordinated_hand < table.hand_number:
         deps.coordination.hand_ended(
             HandEnded(tournament_id=record.tournament_id, table=record.table_id, hand=table.hand_number)
         )
     else:
-        arm(deps, record)
+        awaiting = arm(deps, record)
     push_table(deps, record, event)
+    return awaiting
 
 
-def arm(deps: Deps, record: TableRecord) -> None:
+def arm(deps: Deps, record: TableRecord) -> Awaiting | None:
     """Arm the time-out of the decision awaited, if any (RULES.md, rule 16; an away player gets the short time)."""
     awaiting = record.table.awaiting(normal=record.decision_seconds, when_away=record.away_seconds)
     if awaiting is None:
-        return
+        return None
     due = TimeoutDue(
         tournament_id=record.tournament_id,
         table=record.table_id,
@@ -161,6 +165,7 @@ def arm(deps: Deps, record: TableRecord) -> None:
         armed_for_away=awaiting.away,
     )
     deps.timers.arm(due, awaiting.seconds)
+    return awaiting
 
 
 __all__ = ["SeatStatus", "after_write", "arm", "deal", "push_table", "retrying", "table_view"]

@@ -48,5 +48,5 @@ class TimeoutService:
         uow.save(fresh)
         uow.commit()
         stored = evolve(fresh, version=fresh.version + 1)
-        after_write(d, stored, "timeout")
-        return outcome(stored, m.hand, m.seq, str(record_.kind), None)
+        awaiting = after_write(d, stored, "timeout")
+        return outcome(stored, m.hand, m.seq, str(record_.kind), None, awaiting)

@@ -48,6 +48,13 @@ TASK_SECONDS = 0.05
 TASK_RETRY = (float(wiring.TASK_RETRY_SECONDS), wiring.TASK_RETRY_BACKOFF, 1 + wiring.TASK_RETRY_ATTEMPTS)
 """A workflow task's retry policy: first interval (s), backoff rate, attempts in all (``infra/workflows.py``)."""
 
+_MICROSECOND = timedelta(microseconds=1)
+
+
+def _micros(seconds: float) -> int:
+    """``seconds`` in whole microseconds, rounded half to even as ``timedelta(seconds=...)`` rounds them."""
+    return round(seconds * 1_000_000)
+
 
 class Crash(Exception):
     """An invocation died (injected by the fault plan): never a defect of the code under test."""
@@ -109,8 +116,11 @@ class Cloud:
         self.store.on_saved = self._on_saved
         self.watchers: list[Callable[[Record], None]] = []
         """Called with every record a commit saved (the simulation's checks and its timeline)."""
-        self._events: list[tuple[datetime, int, Callable[[], None]]] = []
-        """(when, order, action): plain tuples, the cheapest heap entries."""
+        self._start = start
+        self._micros = 0
+        """The clock in microseconds since ``start``: the heap compares ints, not datetimes."""
+        self._events: list[tuple[int, int, Callable[[], None]]] = []
+        """(microseconds since start, order, action): plain tuples, the cheapest heap entries."""
         self._order = itertools.count()
         self._crash_at: CrashPoint | None = None
         self._commits_in_invocation = 0
@@ -139,20 +149,26 @@ class Cloud:
         return self.clock.now()
 
     def at(self, when: datetime, action: Callable[[], None], label: str = "") -> None:
-        now = self.clock.now()
-        heapq.heappush(self._events, (when if when > now else now, next(self._order), action))
+        self._push((when - self._start) // _MICROSECOND, action)
 
     def after(self, seconds: float, action: Callable[[], None], label: str = "") -> None:
-        self.at(self.now() + timedelta(seconds=seconds), action, label)
+        self._push(self._micros + _micros(seconds), action)
+
+    def _push(self, micros: int, action: Callable[[], None]) -> None:
+        now = self._micros
+        heapq.heappush(self._events, (micros if micros > now else now, next(self._order), action))
 
     def run(self, done: Callable[[], bool], until: datetime) -> bool:
         """Deliver events in time order until ``done()`` or the clock passes ``until``; True when done."""
-        events, clock = self._events, self.clock
+        events, clock, start = self._events, self.clock, self._start
+        limit = (until - start) // _MICROSECOND
         while events and not done():
-            if events[0][0] > until:
+            if events[0][0] > limit:
                 return False
-            when, _, action = heapq.heappop(events)
-            clock.set(when)
+            micros, _, action = heapq.heappop(events)
+            if micros != self._micros:
+                self._micros = micros
+                clock.set(start + timedelta(microseconds=micros))
             action()
         return done()
 

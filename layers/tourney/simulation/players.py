@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tourney.domain.ledger import player_account
+from tourney.domain.structure import TournamentConfig
 from tourney.services.messages import TimeoutDue
 from tourney.simulation.bots import Bot, next_action, pick_style
 from tourney.simulation.cloud import Cloud
@@ -52,6 +53,7 @@ class Crowd:
     bots: dict[str, Bot] = field(default_factory=dict)
     counts: CrowdCounts = field(default_factory=CrowdCounts)
     _add_on_decided: set[str] = field(default_factory=set)
+    _tournament_config: TournamentConfig | None = None
 
     def __post_init__(self) -> None:
         self.cloud.on_armed = self.on_armed
@@ -91,6 +93,12 @@ class Crowd:
             self.cloud.after(self.rng.uniform(1.0, 8.0), lambda: self._rebuy(player), "bot rebuy")
 
     # -- what the bots do ---------------------------------------------------------------
+
+    def _config(self) -> TournamentConfig:
+        """The tournament's configuration, read once: it never changes once announced."""
+        if self._tournament_config is None:
+            self._tournament_config = self.cloud.store.tournaments.get(self.tournament_id).config
+        return self._tournament_config
 
     def _can_pay(self, player: str) -> bool:
         t = self.cloud.store.tournaments.get(self.tournament_id)
@@ -135,7 +143,7 @@ class Crowd:
 
     def _maybe_buy(self, player: str, level: int, stack: int) -> None:
         """The add-on once it is offered (the structure is public), and the eager rebuys of a chaos run."""
-        config = self.cloud.store.tournaments.get(self.tournament_id).config
+        config = self._config()
         last = config.last_rebuy_level
         if last is None:
             return
