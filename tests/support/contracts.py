@@ -233,6 +233,10 @@ def contract_audit_records_are_written_once_and_listed_by_tournament_and_player(
     assert list(store.audit.for_player("ann")) == [stored["a"], stored["c"]]
     assert store.audit.get("a", None, "ann") == stored["a"]
     assert store.audit.get("zz", "t1", None) is None
+    # And ids are per partition: the same id about another player in no tournament is another record
+    save(store, audit("a", 5, None, "bob"))
+    assert store.audit.get("a", None, "ann") == stored["a"]
+    assert store.audit.get("a", None, "bob") is not None
     # And a record is never written again, not even unchanged
     with pytest.raises(StaleVersion):
         save(store, audit("c", 9, "t1", "ann"))

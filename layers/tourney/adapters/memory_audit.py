@@ -16,9 +16,14 @@ if TYPE_CHECKING:
     from tourney.adapters.memory import MemoryStore
 
 
+def _partition(tournament_id: str | None, player_id: str | None) -> str:
+    """As on DynamoDB: the tournament's id, or ``player#<player>`` for an act about no tournament."""
+    return tournament_id if tournament_id is not None else f"player#{player_id or ''}"
+
+
 def audit_key(record: AuditRecord) -> tuple[str, str, str]:
-    """The stored identity of an audit record: its tournament (or none) and its id."""
-    return ("audit", record.tournament_id or "", record.audit_id)
+    """The stored identity of an audit record: its partition (the tournament, else the player) and its id."""
+    return ("audit", _partition(record.tournament_id, record.player_id), record.audit_id)
 
 
 def mute_key(record: MuteRecord) -> tuple[str, str]:
@@ -34,7 +39,7 @@ class MemoryAudit:
         self._s = store
 
     def get(self, audit_id: str, tournament_id: str | None, player_id: str | None) -> AuditRecord | None:
-        found: AuditRecord | None = self._s._get(("audit", tournament_id or "", audit_id))
+        found: AuditRecord | None = self._s._get(("audit", _partition(tournament_id, player_id), audit_id))
         return found
 
     def for_tournament(self, tournament_id: str) -> Sequence[AuditRecord]:
