@@ -17,8 +17,10 @@ token, ``/admin/*`` with an operator's; Schemathesis' coverage phase also
 sends them without one, so the 401 of the gateway is checked against the
 document too.
 
-The default suite runs a few hundred cases (``FUZZ_CASES``); the slow one at
-least 1,000 (``FUZZ_CASES_SLOW``; docs/operations.md has the figures).
+The default suite runs a few hundred cases (``FUZZ_CASES``: the fuzzing and
+stateful phases); the slow one every phase, the coverage phase's negative
+cases for every constraint of the document included, and at least 1,000
+(``FUZZ_CASES_SLOW``; docs/operations.md has the figures).
 """
 
 from __future__ import annotations
@@ -44,9 +46,9 @@ shared_synth = infra_conftest.synthesized
 
 CALLER, OTHER, OPERATOR = "fz-ann", "fz-bob", "fz-olga"
 CHECKS = "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance"
-FUZZ_EXAMPLES, FUZZ_CASES = 2, 300
-"""The default suite: examples per operation and the fewest cases the run must count."""
-FUZZ_EXAMPLES_SLOW, FUZZ_CASES_SLOW = 50, 1_000
+FUZZ_PHASES, FUZZ_EXAMPLES, FUZZ_CASES = "fuzzing,stateful", 10, 250
+"""The default suite: Schemathesis' phases, examples per operation, and the fewest cases the run must count."""
+FUZZ_PHASES_SLOW, FUZZ_EXAMPLES_SLOW, FUZZ_CASES_SLOW = "examples,coverage,fuzzing,stateful", 50, 1_000
 
 
 @pytest.fixture(scope="module")
@@ -121,13 +123,13 @@ headers = {{ Authorization = "Bearer {operator_token}" }}
 """
 
 
-def run_schemathesis(stack: LocalRuntime, config: Path, examples: int, report_dir: Path) -> dict[str, Any]:
+def run_schemathesis(stack: LocalRuntime, config: Path, phases: str, examples: int, report_dir: Path) -> dict[str, Any]:
     """One run of the Schemathesis CLI; its exit code, output and the counts of its JSON report."""
     url = stack.urls["http"]
     command = [
         str(Path(sys.executable).parent / "schemathesis"), "--config-file", str(config),
         "run", f"{url}/openapi.json", "--url", url, "--checks", CHECKS,
-        "--max-examples", str(examples), "--seed", "9", "--workers", "1", "--no-color",
+        "--phases", phases, "--max-examples", str(examples), "--seed", "9", "--workers", "1", "--no-color",
         "--report", "json", "--report-dir", str(report_dir), "--request-timeout", "30",
         "--suppress-health-check", "all",
     ]  # fmt: skip
@@ -146,10 +148,10 @@ def load_report(report_dir: Path) -> Any:
     return json.loads(reports[-1].read_text()) if reports else None
 
 
-def fuzz(seeded: tuple[LocalRuntime, Path], tmp_path: Path, examples: int, cases: int) -> None:
+def fuzz(seeded: tuple[LocalRuntime, Path], tmp_path: Path, phases: str, examples: int, cases: int) -> None:
     stack, config = seeded
     # When Schemathesis runs every operation of the document against the seeded stack
-    run = run_schemathesis(stack, config, examples, tmp_path)
+    run = run_schemathesis(stack, config, phases, examples, tmp_path)
     print(run["output"][-3_000:])
     # Then no case failed a check (no server error, every answer as documented) and enough cases ran
     assert run["code"] == 0, run["output"]
@@ -167,9 +169,9 @@ def count_cases(run: dict[str, Any]) -> int:
 
 
 def test_schemathesis_finds_no_server_error_and_no_answer_off_the_document(seeded, tmp_path: Path) -> None:
-    fuzz(seeded, tmp_path, FUZZ_EXAMPLES, FUZZ_CASES)
+    fuzz(seeded, tmp_path, FUZZ_PHASES, FUZZ_EXAMPLES, FUZZ_CASES)
 
 
 @pytest.mark.slow
 def test_schemathesis_at_least_a_thousand_cases(seeded, tmp_path: Path) -> None:
-    fuzz(seeded, tmp_path, FUZZ_EXAMPLES_SLOW, FUZZ_CASES_SLOW)
+    fuzz(seeded, tmp_path, FUZZ_PHASES_SLOW, FUZZ_EXAMPLES_SLOW, FUZZ_CASES_SLOW)
