@@ -44,7 +44,7 @@ from tourney.entrypoints.resolver import error_responses, http_resolver
 from tourney.services.commands import CreateTournament
 from tourney.services.views import Cancelled, Created, DepositView, Restarted, Terminated
 
-app = http_resolver()
+app = http_resolver(gate=lambda event: http_caller(event).require_operator())  # 403 before a body is even read
 
 TournamentId = Annotated[str, PathParam(min_length=1, max_length=64, description="tournament id")]
 IdempotencyKey = Annotated[

@@ -219,3 +219,18 @@ def test_a_body_that_is_not_json_is_a_415_and_credits_nothing(memory: Services, 
                         headers={"content-type": content_type}, player="olga", operator=True)  # fmt: skip
     assert (status, body["error"]) == (415, "unsupported_media_type")
     assert memory.accounts.account("ann").balance == 0
+
+
+@pytest.mark.parametrize(
+    ("path", "raw"),
+    [
+        ("/admin/accounts/ann/deposits", with_field({}, "amount", "9" * 5_000)),
+        ("/admin/tournaments", BAD_TOURNAMENTS["naive start_at"]),
+        ("/admin/tournaments", json.dumps({"pad": "x" * MAX_BODY_BYTES})),
+    ],
+)
+def test_a_player_is_refused_an_operator_route_before_its_body_is_read(memory: Services, context, path: str,
+                                                                       raw: str) -> None:  # fmt: skip
+    # A player learns nothing of what an operator route validates: 403, not 422 or 413
+    status, body = call(admin, context, "POST", path, raw_body=raw, player="mallory")
+    assert (status, body["error"]) == (403, "forbidden")

@@ -21,7 +21,7 @@ walking the class hierarchy of ``tourney.domain.errors`` (so a new subclass of
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, cast
 
@@ -147,12 +147,26 @@ def _not_json(event: Mapping[str, Any]) -> bool:
     return bool(media_type) and method not in _BODILESS_METHODS and not media_type.startswith("application/json")
 
 
+Gate = Callable[[Mapping[str, Any]], object]
+"""Who may call a resolver at all, checked on the raw event: raises ``Unauthorized`` or ``Forbidden``."""
+
+
 class BoundedHttpResolver(APIGatewayHttpResolver):
-    """Refuses, before routing, validating or parsing anything: a body over ``limits.MAX_BODY_BYTES`` (413) and
-    a body that says it is not JSON (415; Powertools would otherwise parse form data, or fail on a multipart
-    body without its boundary)."""
+    """Refuses, before routing, validating or parsing anything: a caller the ``gate`` turns away (401/403, so
+    that nobody else learns what a route validates), a body over ``limits.MAX_BODY_BYTES`` (413) and a body
+    that says it is not JSON (415; Powertools would otherwise parse form data, or fail on a multipart body
+    without its boundary)."""
+
+    def __init__(self, *, gate: Gate | None = None, **options: Any) -> None:
+        super().__init__(**options)
+        self._gate = gate
 
     def resolve(self, event: Mapping[str, Any], context: Any) -> dict[str, Any]:
+        if self._gate is not None:
+            try:
+                self._gate(event)
+            except EdgeError as refused:
+                return _refusal(status_of(refused), code_of(refused), str(refused))
         try:
             limits.check_size(limits.body_size(event))
         except PayloadTooLarge as error:
@@ -162,10 +176,11 @@ class BoundedHttpResolver(APIGatewayHttpResolver):
         return super().resolve(event, context)
 
 
-def http_resolver(**options: Any) -> APIGatewayHttpResolver:
-    """An HTTP API (payload v2) resolver with pydantic validation and the error mapping registered."""
+def http_resolver(gate: Gate | None = None, **options: Any) -> APIGatewayHttpResolver:
+    """An HTTP API (payload v2) resolver with pydantic validation and the error mapping registered; ``gate``
+    (say, operators only) runs on every request before anything else."""
     options.setdefault("json_body_deserializer", _json_body)
-    app = BoundedHttpResolver(enable_validation=True, **options)
+    app = BoundedHttpResolver(gate=gate, enable_validation=True, **options)
     app.exception_handler(RequestValidationError)(_invalid_request)
     app.exception_handler(RequestUnsupportedContentType)(_unsupported_content_type)
     app.exception_handler(NotFoundError)(_route_not_found)
