@@ -8,6 +8,7 @@ exposes ``add_arguments(parser)`` and ``run(args) -> int``:
 - ``bench``     -> ``bench.command`` (engine and other benchmarks)
 - ``local``     -> ``infra.local.command`` (the local stack)
 - ``demo``      -> ``tourney.simulation.demo`` (what ``make demo`` runs)
+- ``verify-hand`` -> ``tourney.verify_hand`` (a history against its deck's commitment)
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bench": ("bench.command", "benchmarks (engine, balancing, ...)"),
     "local": ("infra.local.command", "the local stack: up, token"),
     "demo": ("tourney.simulation.demo", "the demo that `make demo` runs"),
+    "verify-hand": ("tourney.verify_hand", "check a hand history against the deck committed to at the deal"),
 }
 
 

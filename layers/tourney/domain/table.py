@@ -405,13 +405,21 @@ class Table:
         self._last_positions = None
         return self._draw
 
-    def start_hand(self, level: BlindLevel, deck: Sequence[Card], *, hold_busted_seats: bool = False) -> HandDealt:
+    def start_hand(
+        self,
+        level: BlindLevel,
+        deck: Sequence[Card],
+        *,
+        hold_busted_seats: bool = False,
+        salts: Sequence[str] | None = None,
+    ) -> HandDealt:
         """Deal the next hand to every active player (RULES.md, rules 7, 8, 14, 16).
 
         The positions come from the button draw for the table's first hand,
         otherwise from the last hand played out (``tourney.domain.blinds``).
-        ``deck``: shuffled by the caller with ``secrets``. ``hold_busted_seats``:
-        see the module docstring, reading 1.
+        ``deck``: shuffled by the caller with ``secrets``; ``salts``: the deck's
+        commitment (``tourney.domain.fairness``). ``hold_busted_seats``: see the
+        module docstring, reading 1.
         """
         if self.hand_in_progress:
             raise HandInProgress(f"table {self._number} is already playing hand {self._hand_number}")
@@ -435,6 +443,7 @@ class Table:
             ante=level.ante,
             big_blind_ante=level.big_blind_ante,
             deck=deck,
+            salts=salts,
         )
         self._hand_number += 1
         self._hand = hand

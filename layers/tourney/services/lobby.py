@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from tourney.domain import fairness
 from tourney.domain.errors import NotFound
 from tourney.domain.hand import Hand
 from tourney.domain.histories import phh, pokerstars
@@ -158,6 +159,8 @@ class LobbyService:
             "players": [record.players[s] for s in seats],
             "_level": record.level,
         }
+        if played.commitment is not None:
+            fields["_commitment"] = played.commitment
         text = phh.dumps(played, fields, hole_cards=False)
         header = pokerstars.HandHeader(
             hand_number=f"{tid}-{table}-{hand}",
@@ -170,7 +173,10 @@ class LobbyService:
             seats_per_table=record.seat_count,
         )
         stars = pokerstars.dumps(played, record.players, header, hero=hero)
-        return HandHistoryView(tid, table, hand, text, stars)
+        shown = None
+        if played.salts is not None:
+            shown = fairness.reveal(played.deck, played.salts, played.positions_seen_by(hero)).to_dict()
+        return HandHistoryView(tid, table, hand, text, stars, shown)
 
 
 def _percent(parts: int) -> str:

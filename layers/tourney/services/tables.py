@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 
 from tourney.domain.cards import card_str, shuffled_deck
 from tourney.domain.errors import StaleVersion
+from tourney.domain.fairness import draw_salts
 from tourney.domain.hand import SeatStatus
 from tourney.domain.structure import TournamentFormat
 from tourney.domain.table import Awaiting
@@ -48,7 +49,7 @@ def deal(deps: Deps, record: TableRecord, state: TournamentState, now: datetime)
         table.draw_button(rng=deps.rng)  # a table that waited with one player deals its first hand (rule 6)
     level = state.level(now)
     hold = state.config.format is TournamentFormat.REBUY and state.rebuys_open(now)
-    table.start_hand(level, shuffled_deck(deps.rng), hold_busted_seats=hold)
+    table.start_hand(level, shuffled_deck(deps.rng), hold_busted_seats=hold, salts=draw_salts(deps.rng))
     return evolve(record, level=level.number, dealt_at=now, updated_at=now)
 
 
@@ -114,6 +115,7 @@ def table_view(
         to_act=to_act,
         your_seat=your_seat,
         closed=record.closed,
+        commitment=hand.commitment if live and hand is not None else None,
     )
 
 

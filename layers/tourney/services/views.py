@@ -179,17 +179,24 @@ class TableView(View):
     to_act: ToAct | None = None
     your_seat: int | None = None
     closed: bool = False
+    commitment: str | None = None
+    """The commitment to the deck of the hand dealt (CONTRACT.md, 'Provably fair deals')."""
 
 
 @dataclass(frozen=True)
 class HandHistoryView(View):
-    """``GET /tournaments/{id}/tables/{table}/hands/{hand}``: PHH and PokerStars text for this viewer."""
+    """``GET /tournaments/{id}/tables/{table}/hands/{hand}``: PHH and PokerStars text for this viewer.
+
+    ``fairness``: the deck's commitment with the cards this viewer saw (the board, hands shown, their own)
+    and their salts, and only the leaves of the rest (``tourney.domain.fairness.Reveal.to_dict``).
+    """
 
     tournament_id: str
     table: str
     hand: int
     phh: str
     pokerstars: str
+    fairness: dict[str, Any] | None = None
 
 
 # -- accounts -------------------------------------------------------------------

@@ -1,8 +1,9 @@
 """What must hold while a simulated tournament plays: checks over what the services stored, not rules.
 
-After every hand (its ``HandRecord``): chips conserved in the hand; the big
-blind moved to the next active seat when the table's players did not change
-(RULES.md, rule 7). Tournament-wide, after every hand in small fields and
+After every hand (its ``HandRecord``): chips conserved in the hand; its deck
+and salts hash to the commitment the table published when it dealt the hand
+(CONTRACT.md, 'Provably fair deals'); the big blind moved to the next active
+seat when the table's players did not change (RULES.md, rule 7). Tournament-wide, after every hand in small fields and
 every ``check_every`` hands in large ones, and at the end: the ledger's money
 invariant, every chip bought is in play (starting stacks, rebuys, add-ons,
 operators' adjustments), and the tables within one player of each other
@@ -14,9 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from tourney.adapters.memory import MemoryStore
+from tourney.domain import fairness
 from tourney.domain.blinds import first_active_after
 from tourney.domain.ledger import AccountKind
-from tourney.services.records import HandRecord
+from tourney.services.records import HandRecord, TableRecord
 
 
 class SimulationError(AssertionError):
@@ -30,17 +32,40 @@ class Checks:
         self._full = full_check_players
         self._every = check_every
         self._last: dict[str, tuple[dict[int, str], int]] = {}
+        self._dealt: dict[str, int] = {}
+        self._commitments: dict[tuple[str, int], str | None] = {}
         self.hands = 0
+        self.commitments_checked = 0
         self.count = 0
+
+    def after_table_saved(self, record: TableRecord) -> None:
+        """A table was written: a hand just dealt has its commitment taken as the table published it."""
+        table = record.table
+        number = table.hand_number
+        if self._dealt.get(record.table_id) == number or table.hand is None:
+            return
+        self._dealt[record.table_id] = number
+        self._commitments[(record.table_id, number)] = table.hand.commitment
 
     def after_hand(self, record: HandRecord) -> None:
         raw: dict[str, Any] = record.hand
         self.hands += 1
         self._big_blind_moved(record, raw)
+        self._deck_committed(record, raw)
         entrants = self._store.coordinators.get(self._tid)
         players = entrants.state.entrants if entrants is not None else 0
         if players <= self._full or self.hands % self._every == 0:
             self.tournament_wide()
+
+    def _deck_committed(self, record: HandRecord, raw: dict[str, Any]) -> None:
+        """The history's deck and salts hash to the commitment published when the hand was dealt."""
+        published = self._commitments.pop((record.table_id, record.hand_number), None)
+        where = f"table {record.table_id} hand {record.hand_number}"
+        if published is None or raw.get("salts") is None:
+            raise SimulationError(f"{where}: dealt without a published commitment")
+        if fairness.commitment(raw["deck"], raw["salts"]) != published:
+            raise SimulationError(f"{where}: the deck played is not the deck committed to at the deal")
+        self.commitments_checked += 1
 
     def _big_blind_moved(self, record: HandRecord, raw: dict[str, Any]) -> None:
         dealt = {int(seat): record.players[int(seat)] for seat in raw["seats"]}

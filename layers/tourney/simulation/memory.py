@@ -34,7 +34,7 @@ from tourney.domain.histories import phh
 from tourney.domain.ledger import EntryKind, Ledger
 from tourney.domain.structure import TournamentFormat, rebuy_period_for_minutes
 from tourney.services.commands import CreateTournament
-from tourney.services.records import HandRecord, Record, TournamentRecord
+from tourney.services.records import HandRecord, Record, TableRecord, TournamentRecord
 from tourney.simulation.checks import Checks, SimulationError
 from tourney.simulation.cloud import Cloud
 from tourney.simulation.faults import FaultPlan
@@ -214,8 +214,11 @@ class Simulation:
         if record.tournament_id != self.tournament_id:
             return
         kind = type(record)
+        if kind is TableRecord:
+            self.checks.after_table_saved(record)  # type: ignore[arg-type]
+            return
         if kind is not HandRecord and kind is not TournamentRecord:
-            return  # most saves are tables: a cheap test before the narrowing ones
+            return
         if isinstance(record, HandRecord):
             self._after_hand(record)
         elif isinstance(record, TournamentRecord):
@@ -320,6 +323,7 @@ class Simulation:
             "players": [record.players[s] for s in seats],
             "_level": record.level,
             "_dealt_at": _iso(record.dealt_at),
+            **phh.deck_fields(hand),
         }
         self.phh_docs.setdefault(record.table_id, {})[record.hand_number] = phh.dumps(hand, fields)
 

@@ -53,6 +53,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
+from tourney.domain import fairness
 from tourney.domain.cards import Card
 from tourney.domain.errors import IllegalAction, InvalidDeal, NoHandInProgress, NotYourTurn, StaleAction
 from tourney.domain.evaluator import evaluate7
@@ -140,6 +141,7 @@ class Hand:
         "_big_blind",
         "_board",
         "_cancelled",
+        "_commitment",
         "_dead",
         "_deck",
         "_index",
@@ -152,6 +154,7 @@ class Hand:
         "_over",
         "_paid",
         "_result",
+        "_salts",
         "_sb",
         "_seats",
         "_seq",
@@ -174,6 +177,8 @@ class Hand:
     _bb_ante: bool
     _starting: tuple[int, ...]
     _deck: tuple[Card, ...]
+    _salts: tuple[str, ...] | None
+    _commitment: str | None
     _stacks: list[int]
     _bets: list[int]
     _paid: list[int]
@@ -211,6 +216,7 @@ class Hand:
         ante: int = 0,
         big_blind_ante: bool = False,
         deck: Sequence[Card],
+        salts: Sequence[str] | None = None,
     ) -> Hand:
         """Post the forced bets, deal the hole cards and wait for the first decision.
 
@@ -220,7 +226,8 @@ class Hand:
         player, or by the big blind alone for the table when ``big_blind_ante``.
         ``deck``: already shuffled (with ``secrets``); hole cards go one at a
         time round the table from the first seat after the button, and a card
-        is burnt before the flop, the turn and the river.
+        is burnt before the flop, the turn and the river. ``salts``: one per
+        deck position, for the commitment to the deck (``tourney.domain.fairness``).
         """
         order, sb, bb = seating_order(stacks, button, small_blind_seat, big_blind_seat)
         check_forced_bets_and_deck(len(order), small_blind, big_blind, ante, deck)
@@ -239,6 +246,10 @@ class Hand:
         self._bb_ante = big_blind_ante
         self._starting = tuple(stacks[seat] for seat in order)
         self._deck = tuple(deck)
+        if salts is not None and len(salts) != len(self._deck):
+            raise InvalidDeal(f"{len(salts)} salts for a deck of {len(self._deck)} cards")
+        self._salts = tuple(salts) if salts is not None else None
+        self._commitment = None
         self._seq = 0
         self._log = []
         self._over = False
@@ -827,6 +838,32 @@ class Hand:
         return tuple(self._board)
 
     @property
+    def deck(self) -> tuple[Card, ...]:
+        """The whole shuffled deck, in dealing order (never shown to a player: the operator's export)."""
+        return self._deck
+
+    @property
+    def salts(self) -> tuple[str, ...] | None:
+        """The salts of the deck's commitment, or None for a hand dealt without one."""
+        return self._salts
+
+    @property
+    def commitment(self) -> str | None:
+        """The commitment to the deck published at the deal (``tourney.domain.fairness``), or None."""
+        if self._commitment is None and self._salts is not None:
+            self._commitment = fairness.commitment(self._deck, self._salts)
+        return self._commitment
+
+    def positions_seen_by(self, seat: int | None) -> tuple[int, ...]:
+        """The deck positions a viewer sees once the hand is over: the board, hands shown, their own cards."""
+        n = self._n
+        seen = list(fairness.board_positions(n, len(self._board)))
+        for i, order_seat in enumerate(self._seats):
+            if order_seat == seat or order_seat in self._shown:
+                seen.extend(fairness.hole_positions(n, i))
+        return tuple(sorted(seen))
+
+    @property
     def log(self) -> tuple[Record, ...]:
         """Everything that happened, in order."""
         return tuple(self._log)
@@ -952,6 +989,7 @@ class Hand:
             "ante": self._ante,
             "big_blind_ante": self._bb_ante,
             "deck": list(self._deck),
+            **({"salts": list(self._salts)} if self._salts is not None else {}),
             "decisions": decisions,
             "cancelled": self._cancelled,
         }
@@ -972,6 +1010,7 @@ class Hand:
             ante=int(raw["ante"]),
             big_blind_ante=bool(raw["big_blind_ante"]),
             deck=[int(c) for c in raw["deck"]],
+            salts=[str(s) for s in raw["salts"]] if raw.get("salts") is not None else None,
         )
         for kind, seat, amount, timed_out in raw["decisions"]:
             if kind == FOLD_AT_ONCE:

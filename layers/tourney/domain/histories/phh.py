@@ -35,7 +35,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from typing import Final
+from dataclasses import dataclass
+from typing import Any, Final
 
 from tourney.domain.cards import cards_str
 from tourney.domain.hand import (
@@ -155,6 +156,60 @@ def dumps(hand: Hand, fields: Mapping[str, FieldValue] | None = None, *, hole_ca
         if value is not None:
             lines.append(f"{key} = {_value(value)}")
     return "\n".join(lines) + "\n"
+
+
+def deck_fields(hand: Hand) -> dict[str, FieldValue]:
+    """The operator's export of the whole deck (CONTRACT.md, 'Provably fair deals'); none without a commitment.
+
+    ``_commitment``; ``_deck``, the 52 codes in dealing order concatenated; ``_salts``, comma-separated.
+    """
+    if hand.salts is None or hand.commitment is None:
+        return {}
+    return {"_commitment": hand.commitment, "_deck": cards_str(hand.deck), "_salts": ",".join(hand.salts)}
+
+
+@dataclass(frozen=True)
+class DealtCards:
+    """The cards a PHH document shows: ``hole`` by player index (0-based) where known, and the board in order."""
+
+    players: int
+    hole: dict[int, tuple[str, str]]
+    board: tuple[str, ...]
+
+
+def dealt_cards(document: Mapping[str, Any]) -> DealtCards:
+    """What ``document`` (one PHH hand as ``tomllib`` reads it) shows of the cards: ``d dh``, ``sm`` and ``d db``.
+
+    A malformed document is a ``ValueError``.
+    """
+    try:
+        players = len(document["starting_stacks"])
+        lines = [str(line).split("#")[0].split() for line in document["actions"]]
+    except (KeyError, TypeError) as error:
+        raise ValueError(f"not a PHH hand: {error}") from None
+    hole: dict[int, tuple[str, str]] = {}
+    board: list[str] = []
+    for words in lines:
+        if words[:2] == ["d", "dh"] and len(words) == 4 and words[3] != "????":
+            hole[_player_index(words[2], players)] = _two(words[3])
+        elif len(words) == 3 and words[1] == "sm":
+            hole[_player_index(words[0], players)] = _two(words[2])
+        elif words[:2] == ["d", "db"] and len(words) == 3:
+            text = words[2]
+            board.extend(text[i : i + 2] for i in range(0, len(text), 2))
+    return DealtCards(players, hole, tuple(board))
+
+
+def _player_index(word: str, players: int) -> int:
+    if not re.fullmatch(r"p[1-9][0-9]?", word) or not 1 <= int(word[1:]) <= players:
+        raise ValueError(f"{word!r} is not one of p1 to p{players}")
+    return int(word[1:]) - 1
+
+
+def _two(text: str) -> tuple[str, str]:
+    if len(text) != 4:
+        raise ValueError(f"{text!r} is not two cards")
+    return text[:2], text[2:]
 
 
 def dumps_all(documents: Iterable[str]) -> str:

@@ -1,0 +1,79 @@
+"""``tourney verify-hand`` and the commitment on every hand of a simulated tournament (issue 9, item 4)."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+from tourney.cli import main
+from tourney.domain import fairness
+from tourney.services.records import HandRecord
+from tourney.simulation.checks import SimulationError
+from tourney.simulation.memory import Simulation, SimulationOptions, SimulationResult
+from tourney.verify_hand import verify_file
+
+
+@pytest.fixture(scope="module")
+def simulated(tmp_path_factory: pytest.TempPathFactory) -> tuple[Simulation, SimulationResult]:
+    sim = Simulation(SimulationOptions(players=12, seed=5, phh_dir=str(tmp_path_factory.mktemp("phh"))))
+    return sim, sim.run()
+
+
+def test_the_commitment_is_checked_on_every_hand_of_a_simulated_tournament(
+    simulated: tuple[Simulation, SimulationResult],
+) -> None:
+    sim, result = simulated
+    assert result.report["hands"] > 10
+    assert sim.checks.commitments_checked == result.report["hands"]
+
+
+def test_every_exported_hand_verifies_and_a_tampered_one_does_not(
+    simulated: tuple[Simulation, SimulationResult], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, result = simulated
+    text = "\n".join(result.phh_files.values())
+    outcomes = verify_file(text.split("\n[2]\n")[0])
+    assert outcomes and all(problems == [] for problems in outcomes.values())
+    for table, content in result.phh_files.items():
+        assert all(p == [] for p in verify_file(content).values()), table
+    table, content = next(iter(result.phh_files.items()))
+    good = tmp_path / "good.phh"
+    good.write_text(content)
+    assert main(["verify-hand", str(good)]) == 0
+    assert "verified" in capsys.readouterr().out
+    # One board card changed in the history: the committed deck has another card there.
+    board = re.search(r'"d db ([2-9TJQKA][cdhs])', content)
+    assert board is not None
+    other = "2c" if board.group(1) != "2c" else "3c"
+    bad = tmp_path / "bad.phh"
+    bad.write_text(content.replace(f'"d db {board.group(1)}', f'"d db {other}', 1))
+    assert main(["verify-hand", str(bad)]) == 1
+    assert "committed deck" in capsys.readouterr().out
+    # One salt changed: the deck no longer hashes to the commitment.
+    salted = tmp_path / "salted.phh"
+    salted.write_text(
+        re.sub(r'_salts = "([0-9a-f])', lambda m: '_salts = "' + ("0" if m.group(1) != "0" else "1"), content, count=1)
+    )
+    assert main(["verify-hand", str(salted)]) == 1
+
+
+def test_a_deck_changed_after_the_deal_is_caught_by_the_simulation(
+    simulated: tuple[Simulation, SimulationResult],
+) -> None:
+    sim, _ = simulated
+    checks = sim.checks
+    rng = random.Random(3)
+    hand = {"deck": list(range(52)), "salts": list(fairness.draw_salts(rng)), "seats": [1, 2], "big_blind_seat": 2}
+    checks._commitments[("9", 1)] = fairness.commitment(list(range(52)), hand["salts"])
+    swapped = {**hand, "deck": [1, 0, *range(2, 52)]}
+    record = HandRecord("t", "9", 1, swapped, {1: "a", 2: "b"}, 9, 1, sim.cloud.now(), sim.cloud.now())
+    with pytest.raises(SimulationError, match="not the deck committed to"):
+        checks._deck_committed(record, swapped)
+
+
+def test_a_file_that_is_not_a_history_fails(tmp_path: Path) -> None:
+    path = tmp_path / "x.phh"
+    path.write_text("not = [toml")
+    assert main(["verify-hand", str(path)]) == 1
