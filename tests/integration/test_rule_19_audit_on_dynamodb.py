@@ -1,4 +1,3 @@
-
 """Rule 19 on DynamoDB (moto): the audit is append-only, listed per tournament and per player; management acts."""
 
 from __future__ import annotations
