@@ -234,3 +234,17 @@ def test_a_player_is_refused_an_operator_route_before_its_body_is_read(memory: S
     # A player learns nothing of what an operator route validates: 403, not 422 or 413
     status, body = call(admin, context, "POST", path, raw_body=raw, player="mallory")
     assert (status, body["error"]) == (403, "forbidden")
+
+
+@pytest.mark.parametrize("content_type", ["application/octet-stream", "multipart/form-data", "text/plain"])
+def test_a_post_without_a_body_is_taken_whatever_type_it_names(memory: Services, clock: FrozenClock, context,
+                                                               content_type: str) -> None:  # fmt: skip
+    # aiohttp, for one, sends a POST without a body as application/octet-stream: there is no body to refuse
+    tid = announce(memory, clock)
+    fund(memory, "ann")
+    headers = {"content-type": content_type}
+    status, body = call(api, context, "POST", f"/tournaments/{tid}/registrations", headers=headers)
+    assert status == 201, body
+    status, body = call(admin, context, "POST", f"/admin/tournaments/{tid}/cancel", player="olga", operator=True,
+                        headers=headers)  # fmt: skip
+    assert status == 200, body

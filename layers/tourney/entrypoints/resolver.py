@@ -147,6 +147,13 @@ def _not_json(event: Mapping[str, Any]) -> bool:
     return bool(media_type) and method not in _BODILESS_METHODS and not media_type.startswith("application/json")
 
 
+def _without_media_type(event: Mapping[str, Any]) -> dict[str, Any]:
+    """The event without its ``Content-Type``: an empty body says nothing (clients send POST with no body as
+    ``application/octet-stream``), and Powertools would parse it by that type."""
+    headers = {k: v for k, v in (event.get("headers") or {}).items() if str(k).lower() != "content-type"}
+    return {**event, "headers": headers}
+
+
 Gate = Callable[[Mapping[str, Any]], object]
 """Who may call a resolver at all, checked on the raw event: raises ``Unauthorized`` or ``Forbidden``."""
 
@@ -172,7 +179,9 @@ class BoundedHttpResolver(APIGatewayHttpResolver):
         except PayloadTooLarge as error:
             return _refusal(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, error.code, str(error))
         if _not_json(event):
-            return _refusal(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", "bodies are JSON")
+            if limits.body_size(event):
+                return _refusal(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", "bodies are JSON")
+            event = _without_media_type(event)
         return super().resolve(event, context)
 
 
