@@ -5,7 +5,8 @@ function: API Gateway answers 401 ``{"message": "Unauthorized"}`` itself (the
 local gateway does the same, ``infra/local/http_api.py``), so every authorized
 operation documents its 401 with that body, and the function's own error body
 fits the same schema. Every operation documents the refusals every request
-may get: 413 (body size), 415 (not JSON), 422 (invalid).
+may get: 413 (body size), 415 (not JSON), 422 (invalid), and the stage's
+throttle, 429 as API Gateway answers it.
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ def test_every_authorized_operation_documents_the_authorizers_401(document: dict
 
 def test_every_operation_documents_the_refusals_any_request_may_get(document: dict[str, Any]) -> None:
     for method, path, operation in operations(document):
-        assert {"413", "415", "422"} <= set(operation["responses"]), f"{method} {path}"
+        assert {"413", "415", "422", "429"} <= set(operation["responses"]), f"{method} {path}"
+        jsonschema.validate({"message": "Too Many Requests"}, schema_of(document, operation["responses"]["429"]))
         jsonschema.validate(
             {"error": "payload_too_large", "message": "bodies are at most 16384 bytes"},
             schema_of(document, operation["responses"]["413"]),

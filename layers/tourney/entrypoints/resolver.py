@@ -216,12 +216,13 @@ OPENAPI_INFO: dict[str, Any] = {
 
 def error_responses(*statuses: int, success: int = 200, description: str = "OK") -> dict[int, OpenAPIResponse]:
     """OpenAPI ``responses``: the success status (its schema from the route's return type) and the error
-    statuses a route may answer (always 401, 413, 415 and 422), each with the error body; 401 and 413 as API Gateway
-    answers them itself (``GatewayMessage``)."""
+    statuses a route may answer (always 401, 413, 415, 422 and 429), each with the error body; 401, 413 and
+    429 as API Gateway answers them itself (``GatewayMessage``)."""
     phrases = {
         401: 'no or invalid token: the JWT authorizer answers {"message": "Unauthorized"} before any function runs',
         413: f"the body is over {limits.MAX_BODY_BYTES} bytes",
         415: "the body is not JSON (Content-Type)",
+        429: 'over the stage\'s throttle: API Gateway answers {"message": "Too Many Requests"} (infra/throttling.py)',
         403: "not allowed (another player's seat, or an operator route)",
         404: "no such tournament, table, hand or registration",
         409: "conflicts with the current state (stale decision, closed registration, ...)",
@@ -234,8 +235,8 @@ def error_responses(*statuses: int, success: int = 200, description: str = "OK")
         | {
             status: {
                 "description": phrases.get(status, HTTPStatus(status).phrase),
-                "content": {"application/json": {"model": GatewayMessage if status in (401, 413) else ErrorBody}},
+                "content": {"application/json": {"model": GatewayMessage if status in (401, 413, 429) else ErrorBody}},
             }
-            for status in sorted({401, 413, 415, 422, *statuses})
+            for status in sorted({401, 413, 415, 422, 429, *statuses})
         },
     )
