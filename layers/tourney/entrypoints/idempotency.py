@@ -22,7 +22,7 @@ from typing import Any, Protocol, TypeVar
 from pydantic import TypeAdapter
 
 from tourney.entrypoints.errors import RequestInProgress
-from tourney.entrypoints.settings import settings
+from tourney.entrypoints.settings import Settings, settings
 
 __all__ = ["once"]
 
@@ -36,20 +36,23 @@ class Stored(Protocol):
 V = TypeVar("V", bound=Stored)
 
 
-@functools.lru_cache(maxsize=4)
-def _runner(table_name: str, ttl_seconds: int) -> tuple[Callable[..., Answer], Any]:
+@functools.lru_cache(maxsize=16)
+def _runner(settings: Settings) -> tuple[Callable[..., Answer], Any]:
+    """The guarded call for these settings: one per process on Lambda. Keyed on the whole settings, not the
+    table's name alone: the persistence layer's DynamoDB client keeps the endpoint it was made for, and the
+    local runtime gives each stack of a process (one per test module) settings of its own."""
     from aws_lambda_powertools.utilities.idempotency import (
         DynamoDBPersistenceLayer,
         IdempotencyConfig,
         idempotent_function,
     )
 
-    persistence = DynamoDBPersistenceLayer(table_name=table_name)
+    persistence = DynamoDBPersistenceLayer(table_name=settings.idempotency_table)
     config = IdempotencyConfig(
         event_key_jmespath="[scope, key]",
         payload_validation_jmespath="payload",
         raise_on_no_idempotency_key=True,
-        expires_after_seconds=ttl_seconds,
+        expires_after_seconds=settings.idempotency_ttl_seconds,
     )
 
     def run(*, request: Mapping[str, Any], call: Callable[[], Answer]) -> Answer:
@@ -83,8 +86,7 @@ def once(
         IdempotencyValidationError,
     )
 
-    config = settings()
-    run, idempotency_config = _runner(config.idempotency_table, config.idempotency_ttl_seconds)
+    run, idempotency_config = _runner(settings())
     if lambda_context is not None:
         idempotency_config.register_lambda_context(lambda_context)
     try:
