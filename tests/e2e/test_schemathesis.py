@@ -46,7 +46,7 @@ shared_synth = infra_conftest.synthesized
 
 CALLER, OTHER, OPERATOR = "fz-ann", "fz-bob", "fz-olga"
 CHECKS = "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance"
-FUZZ_PHASES, FUZZ_EXAMPLES, FUZZ_CASES = "fuzzing,stateful", 10, 250
+FUZZ_PHASES, FUZZ_EXAMPLES, FUZZ_CASES = "fuzzing,stateful", 10, 200
 """The default suite: Schemathesis' phases, examples per operation, and the fewest cases the run must count."""
 FUZZ_PHASES_SLOW, FUZZ_EXAMPLES_SLOW, FUZZ_CASES_SLOW = "examples,coverage,fuzzing,stateful", 50, 1_000
 
