@@ -42,8 +42,14 @@ def test_a_decision_that_times_out_is_checked_or_folded(memory: Services, clock:
     tid, table = running(memory, clock)
     before = memory.lobby.table_view(tid, table, None)
     armed = memory.adapters.timers.armed[-1]
-    # When the delayed message arrives
+    # When the delayed message arrives: the player's time bank starts, with a time-out of its own
     answer = timeouts(sqs_event(sqs_record(armed.to_json(), message_id="m1")), context)
+    assert failures(answer) == []
+    on_bank = memory.lobby.table_view(tid, table, None)
+    assert on_bank.to_act is not None and on_bank.to_act.on_time_bank and on_bank.to_act.seq == before.to_act.seq
+    bank = memory.adapters.timers.armed[-1]
+    # And when the bank's time-out arrives
+    answer = timeouts(sqs_event(sqs_record(bank.to_json(), message_id="m2")), context)
     # Then no record failed, and the decision was taken for the player
     assert failures(answer) == []
     after = memory.lobby.table_view(tid, table, None)

@@ -384,12 +384,18 @@ def test_a_time_out_delivered_twice_in_one_batch_and_again_later_takes_the_decis
     (table,) = start(room, tid)
     (armed,) = [m for m in room.adapters.timers.armed if isinstance(m, TimeoutDue)]
     before = table_view(room, tid, table, players[0])
-    # When its delay passes and SQS delivers it twice in one batch, then once more
-    room.clock.advance(60)
+    # When its delay passes and SQS delivers it twice in one batch, then once more: the time bank starts once
+    room.clock.advance(15)
     room.adapters.timers.clear()
     assert room.deliver_timeouts(armed, armed) == []
-    once = snapshot(room, tid, players)
+    (bank,) = [m for m in room.adapters.timers.armed if isinstance(m, TimeoutDue) and m.time_bank]
     assert room.deliver_timeouts(armed) == []
+    # And so does the bank's own time-out when the bank runs out
+    room.clock.advance(30)
+    room.adapters.timers.clear()
+    assert room.deliver_timeouts(bank, bank) == []
+    once = snapshot(room, tid, players)
+    assert room.deliver_timeouts(bank, armed) == []
     # Then the decision was taken once (checked or folded), and the redelivery moved nothing
     after = table_view(room, tid, table, players[0])
     assert before["to_act"]["seq"] == armed.seq

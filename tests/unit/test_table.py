@@ -18,7 +18,7 @@ from tourney.domain.errors import (
 )
 from tourney.domain.hand import ActionKind, Checked, Folded, Posted, PostKind
 from tourney.domain.structure import BlindLevel
-from tourney.domain.table import Awaiting, HandEnded, SeatedPlayer, Table, decision_seconds
+from tourney.domain.table import Awaiting, HandEnded, SeatedPlayer, Table, TimeBank, decision_seconds
 
 LEVEL = BlindLevel(number=1, small_blind=50, big_blind=100)
 DECK = list(FULL_DECK)
@@ -85,7 +85,7 @@ def test_rule_6_first_hand_positions_come_from_the_button_draw() -> None:
         Posted(7, PostKind.BIG_BLIND, 100),
     ]
     awaiting = table.awaiting()
-    assert awaiting == Awaiting(hand=1, seq=0, seat=1, player="A", away=False, seconds=15)
+    assert awaiting == Awaiting(hand=1, seq=0, seat=1, player="A", away=False, seconds=15, time_bank=30)
 
 
 def test_rule_6_a_table_draws_for_the_button_before_its_first_hand() -> None:
@@ -208,7 +208,7 @@ def test_rule_13_upcoming_big_blind_is_who_balancing_moves() -> None:
     assert seats.button_seat == 1
     assert seats.next_big_blind_seat == 5
     # And once E is moved off, the BB goes to A: nobody at the table is skipped
-    assert table.remove_player("E") == SeatedPlayer("E", 1000)
+    assert table.remove_player("E") == SeatedPlayer("E", 1000, bank=TimeBank(30, 1))
     assert table.start_hand(LEVEL, DECK).positions.seats() == (2, 3, 1)
 
 
@@ -295,7 +295,7 @@ def test_rebuy_period_holds_a_busted_players_seat_until_they_buy_chips() -> None
     assert ended.busted == (Occupant(2, "B"),)
     assert ended.vacated == ()
     assert ended.finishing_stacks == {1: 900, 2: 0, 3: 1150}
-    assert table.seats[2] == SeatedPlayer("B", 0)
+    assert table.seats[2] == SeatedPlayer("B", 0, bank=TimeBank(30, 1))
     assert table.active == {1: "A", 3: "C"}
     # When B rebuys between hands
     table.add_chips("B", 10_000)
@@ -423,7 +423,7 @@ def test_rule_16_away_player_comes_back_mid_hand_and_acts_themselves() -> None:
     # Then the away time-out is stale and the full decision time applies
     with pytest.raises(StaleAction):
         table.timeout(4, seq=0, armed_for_away=True)
-    assert table.awaiting() == Awaiting(hand=1, seq=0, seat=4, player="D", away=False, seconds=15)
+    assert table.awaiting() == Awaiting(hand=1, seq=0, seat=4, player="D", away=False, seconds=15, time_bank=30)
     table.act("D", ActionKind.RAISE, 300)
     # And an away player who acts is back as well
     table.set_away("A")
@@ -448,7 +448,9 @@ def test_rule_17_cancel_hand_restores_every_stack_and_voids_the_cards() -> None:
     restored = table.cancel_hand()
     # Then every stack is back to its start-of-hand value, the cards are void and no hand is on
     assert restored == {1: 1000, 2: 950, 3: 1050, 4: 1000}
-    assert table.seats == before
+    assert {s: (sp.player, sp.stack, sp.away) for s, sp in table.seats.items()} == {
+        s: (sp.player, sp.stack, sp.away) for s, sp in before.items()
+    }
     assert table.stack(1) == 1000
     assert table.hand is not None and table.hand.is_cancelled and table.hand.result is None
     assert not table.hand_in_progress

@@ -34,6 +34,12 @@ How a table plays:
   they act themselves. A time-out armed with the away time is stale once the
   player has come back (``armed_for_away``), so the service arms a full-length
   one instead.
+* The time bank (RULES.md, 'Defaults'): each player's ``TimeBank`` sits with
+  them (it moves with a moved player). When a decision's own time runs out
+  and the player is not away, ``timeout`` starts the bank instead
+  (``BankStarted``); the next time-out, armed for the bank, applies and empties
+  it. Acting on the bank spends the whole seconds used. Each level reached adds
+  10 seconds, at most 60, counted when a hand is dealt.
 * ``cancel_hand`` (rule 17) voids the cards and restores every stack to its
   start-of-hand value; the cancelled hand does not move the button or the
   blinds: the next hand is set from the last hand played out.
@@ -55,6 +61,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from tourney.domain.balancing import TableSeats
@@ -69,6 +76,7 @@ from tourney.domain.errors import (
     NotEnoughPlayers,
     NotSeated,
     NotYourSeat,
+    NotYourTurn,
     SeatTaken,
     StaleAction,
     TourneyError,
@@ -77,28 +85,110 @@ from tourney.domain.hand import ActionKind, Checked, Decision, Folded, Hand
 from tourney.domain.structure import (
     DEFAULT_AWAY_DECISION_SECONDS,
     DEFAULT_DECISION_SECONDS,
+    DEFAULT_TIME_BANK_SECONDS,
     MAX_SEATS,
     MIN_SEATS,
     BlindLevel,
 )
 
 FORMAT_VERSION = 1
+INITIAL_TIME_BANK = DEFAULT_TIME_BANK_SECONDS
+TIME_BANK_PER_LEVEL = 10
+MAX_TIME_BANK = 60
+
+
+@dataclass(frozen=True, slots=True)
+class TimeBank:
+    """A player's time bank (RULES.md, 'Defaults'): seconds left, and the last level that credited it (0: none).
+
+    >>> TimeBank().at_level(1), TimeBank().at_level(1).at_level(3).seconds, TimeBank(55, 2).at_level(3).seconds
+    (TimeBank(seconds=30, level=1), 50, 60)
+    >>> TimeBank(30, 1).spent(12.2).seconds, TimeBank(5, 1).spent(9).seconds
+    (17, 0)
+    """
+
+    seconds: int = INITIAL_TIME_BANK
+    level: int = 0
+
+    def at_level(self, level: int) -> TimeBank:
+        """Credited for each level reached since the last one: 10 s a level, at most 60 s in all."""
+        if level <= self.level:
+            return self
+        if self.level == 0:
+            return TimeBank(self.seconds, level)  # the first level counted: the bank as it started
+        grown = min(MAX_TIME_BANK, self.seconds + TIME_BANK_PER_LEVEL * (level - self.level))
+        return TimeBank(max(grown, self.seconds), level)
+
+    def spent(self, seconds: float) -> TimeBank:
+        """Less the whole seconds (rounded up) used of it."""
+        used = -int(-seconds // 1)
+        return TimeBank(max(0, self.seconds - max(0, used)), self.level)
 
 
 @dataclass(frozen=True, slots=True)
 class SeatedPlayer:
-    """Who sits in a seat: the player, their chips (at the start of the hand in progress) and the away flag."""
+    """Who sits in a seat: the player, their chips (at the start of the hand in progress), away, their time bank."""
 
     player: str
     stack: int
     away: bool = False
+    bank: TimeBank = TimeBank()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"player": self.player, "stack": self.stack, "away": self.away}
+        return {
+            "player": self.player,
+            "stack": self.stack,
+            "away": self.away,
+            "bank": [self.bank.seconds, self.bank.level],
+        }
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> SeatedPlayer:
-        return cls(player=str(raw["player"]), stack=int(raw["stack"]), away=bool(raw.get("away", False)))
+        bank = raw.get("bank")
+        return cls(
+            player=str(raw["player"]),
+            stack=int(raw["stack"]),
+            away=bool(raw.get("away", False)),
+            bank=TimeBank(int(bank[0]), int(bank[1])) if bank is not None else TimeBank(),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class BankRunning:
+    """A decision whose own time ran out: the player's time bank runs for it since ``started_at``."""
+
+    hand: int
+    seq: int
+    seat: int
+    started_at: datetime
+    seconds: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "hand": self.hand,
+            "seq": self.seq,
+            "seat": self.seat,
+            "started_at": self.started_at.isoformat(),
+            "seconds": self.seconds,
+        }
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> BankRunning:
+        return cls(
+            int(raw["hand"]),
+            int(raw["seq"]),
+            int(raw["seat"]),
+            datetime.fromisoformat(str(raw["started_at"])),
+            int(raw["seconds"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class BankStarted:
+    """A time-out did not apply: the player's time bank runs now, for ``seconds`` more."""
+
+    seat: int
+    seconds: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +202,11 @@ class HandDealt:
 
 @dataclass(frozen=True, slots=True)
 class Awaiting:
-    """The decision the table waits for: what a time-out message must name, and how long it may take."""
+    """The decision the table waits for: what a time-out message must name, and how long it may take.
+
+    ``time_bank``: the seconds of the player's bank (0 for an away player, who never spends it);
+    ``on_time_bank``: the decision's own time ran out and ``seconds`` is what is left of the bank.
+    """
 
     hand: int
     seq: int
@@ -120,6 +214,8 @@ class Awaiting:
     player: str
     away: bool
     seconds: int
+    time_bank: int = 0
+    on_time_bank: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +277,7 @@ class Table:
     """
 
     __slots__ = (
+        "_bank_running",
         "_draw",
         "_ended",
         "_hand",
@@ -206,6 +303,7 @@ class Table:
         self._hand: Hand | None = None  # the hand in progress, or the last one dealt
         self._hold_busted = False
         self._ended: HandEnded | None = None
+        self._bank_running: BankRunning | None = None
 
     # ------------------------------------------------------------- queries
 
@@ -328,14 +426,24 @@ class Table:
             return None
         seat = hand.actor
         sp = self._seats[seat]
+        running = self._running_bank(hand.seq, seat)
         return Awaiting(
             hand=self._hand_number,
             seq=hand.seq,
             seat=seat,
             player=sp.player,
             away=sp.away,
-            seconds=decision_seconds(sp.away, normal=normal, when_away=when_away),
+            seconds=running.seconds if running else decision_seconds(sp.away, normal=normal, when_away=when_away),
+            time_bank=0 if sp.away else sp.bank.seconds,
+            on_time_bank=running is not None,
         )
+
+    def _running_bank(self, seq: int, seat: int) -> BankRunning | None:
+        """The time bank running for decision ``seq`` of the hand in progress at ``seat``, if any."""
+        running = self._bank_running
+        if running is None or running.hand != self._hand_number or running.seq != seq or running.seat != seat:
+            return None
+        return running
 
     # ------------------------------------------------------- seats (between hands)
 
@@ -343,7 +451,9 @@ class Table:
         hand = self._hand
         return hand is not None and not hand.is_over and seat in hand.seats
 
-    def seat_player(self, player: str, seat: int, stack: int, *, away: bool = False) -> None:
+    def seat_player(
+        self, player: str, seat: int, stack: int, *, away: bool = False, bank: TimeBank | None = None
+    ) -> None:
         """Seat an arriving player (balancing, breaking, the start draw): dealt in from the next hand (rule 8).
 
         Raises ``SeatTaken`` if the seat is occupied or the player already
@@ -358,7 +468,7 @@ class Table:
             raise SeatTaken(f"seat {seat} at table {self._number} is taken by {self._seats[seat].player}")
         if any(sp.player == player for sp in self._seats.values()):
             raise SeatTaken(f"{player} already sits at table {self._number}")
-        self._seats[seat] = SeatedPlayer(player, stack, away)
+        self._seats[seat] = SeatedPlayer(player, stack, away, bank if bank is not None else TimeBank())
 
     def remove_player(self, player: str) -> SeatedPlayer:
         """Take a player off the table (moved, eliminated, disqualified); never out of a hand in progress.
@@ -445,8 +555,14 @@ class Table:
             deck=deck,
             salts=salts,
         )
+        for seat in active:  # each level reached adds to the time banks of those dealt in (RULES.md, 'Defaults')
+            sp = self._seats[seat]
+            credited = sp.bank.at_level(level.number)
+            if credited is not sp.bank:
+                self._seats[seat] = replace(sp, bank=credited)
         self._hand_number += 1
         self._hand = hand
+        self._bank_running = None
         self._positions = positions
         self._hold_busted = hold_busted_seats
         self._ended = None
@@ -523,34 +639,70 @@ class Table:
         hand: int | None = None,
         seq: int | None = None,
         seat: int | None = None,
+        now: datetime | None = None,
     ) -> Decision:
         """Apply a player's decision at their own seat (CONTRACT.md, actions). Acting brings an away player back.
 
         ``hand`` and ``seq`` name the decision answered; a stale one raises
         ``StaleAction``. ``seat``, when given, must be the player's own.
+        ``now``: when it was made, so that the time bank running for it (if
+        any) loses the whole seconds used.
         """
         own = self._own_seat(player, seat)
-        record = self._current_hand(hand).act(kind, own, amount, seq=seq)
+        current = self._current_hand(hand)
+        running = self._running_bank(current.seq, own)
+        record = current.act(kind, own, amount, seq=seq)
+        if running is not None:
+            self._bank_running = None
+            used = (now - running.started_at).total_seconds() if now is not None else running.seconds
+            self._seats[own] = replace(self._seats[own], bank=self._seats[own].bank.spent(used))
         if self._seats[own].away:
             self._seats[own] = replace(self._seats[own], away=False)
         self._settle_if_over()
         return record
 
     def timeout(
-        self, seat: int, *, hand: int | None = None, seq: int | None = None, armed_for_away: bool = False
-    ) -> Checked | Folded:
-        """The decision time ran out: check or fold, then mark the player away (RULES.md, rule 16).
+        self,
+        seat: int,
+        *,
+        hand: int | None = None,
+        seq: int | None = None,
+        armed_for_away: bool = False,
+        time_bank: bool = False,
+        now: datetime | None = None,
+    ) -> Checked | Folded | BankStarted:
+        """The decision time ran out: the time bank, else check or fold and mark the player away (rule 16).
 
         ``armed_for_away``: the time-out was armed with the away decision time;
-        it is stale (``StaleAction``) if the player has come back since.
+        it is stale (``StaleAction``) if the player has come back since. When
+        the decision's own time runs out (``time_bank`` False) and the player,
+        not away, has a time bank, the bank starts instead (``BankStarted``,
+        given ``now``); the time-out armed for the bank (``time_bank`` True)
+        then applies, and empties it (RULES.md, 'Defaults').
         """
         current = self._current_hand(hand)
         if seat not in self._seats:
             raise NotSeated(f"seat {seat} is empty")
-        if armed_for_away and not self._seats[seat].away:
+        sp = self._seats[seat]
+        if armed_for_away and not sp.away:
             raise StaleAction(f"seat {seat} came back: an away player's time-out no longer applies")
+        if seq is not None and seq != current.seq:
+            raise StaleAction(f"decision {seq} is stale: decision {current.seq} is awaited")
+        if current.actor != seat:
+            raise NotYourTurn(f"seat {seat} cannot act: it is seat {current.actor}'s turn")
+        running = self._running_bank(current.seq, seat)
+        if time_bank and running is None:
+            raise StaleAction(f"no time bank runs for seat {seat}'s decision {current.seq}")
+        if not time_bank and running is not None:
+            raise StaleAction(f"seat {seat}'s decision {current.seq} is on its time bank")
+        if not time_bank and not sp.away and sp.bank.seconds > 0 and now is not None:
+            self._bank_running = BankRunning(self._hand_number, current.seq, seat, now, sp.bank.seconds)
+            return BankStarted(seat, sp.bank.seconds)
         record = current.timeout(seat, seq=seq)
-        self._seats[seat] = replace(self._seats[seat], away=True)
+        if running is not None:
+            self._bank_running = None
+            sp = replace(sp, bank=replace(sp.bank, seconds=0))
+        self._seats[seat] = replace(sp, away=True)
         self._settle_if_over()
         return record
 
@@ -591,7 +743,7 @@ class Table:
         busted = tuple(Occupant(seat, players[seat]) for seat in order if finishing[seat] == 0)
         for seat in order:
             sp = self._seats[seat]
-            self._seats[seat] = SeatedPlayer(sp.player, finishing[seat], sp.away)
+            self._seats[seat] = SeatedPlayer(sp.player, finishing[seat], sp.away, sp.bank)
         vacated: tuple[int, ...] = ()
         if not self._hold_busted:
             vacated = tuple(sorted(o.seat for o in busted))
@@ -624,6 +776,7 @@ class Table:
             "hand": self._hand.to_dict() if self._hand is not None else None,
             "hold_busted_seats": self._hold_busted,
             "last_hand_ended": self._ended.to_dict() if self._ended is not None else None,
+            "bank_running": self._bank_running.to_dict() if self._bank_running is not None else None,
         }
 
     @classmethod
@@ -642,4 +795,6 @@ class Table:
         table._hold_busted = bool(raw.get("hold_busted_seats", False))
         ended = raw.get("last_hand_ended")
         table._ended = HandEnded.from_dict(ended) if ended is not None else None
+        running = raw.get("bank_running")
+        table._bank_running = BankRunning.from_dict(running) if running is not None else None
         return table

@@ -167,7 +167,9 @@ class CoordinatorService:
         views = {t: table_of(t).table.table_seats() for t in involved}
         for change in seat_moves(decision.moves, views, state.config.seats_per_table):
             seated = table_of(change.from_table).table.remove_player(change.player)
-            table_of(change.to_table).table.seat_player(change.player, change.to_seat, seated.stack, away=seated.away)
+            table_of(change.to_table).table.seat_player(
+                change.player, change.to_seat, seated.stack, away=seated.away, bank=seated.bank
+            )
             entrants[change.player] = replace(entrant_of(change.player), table_id=change.to_table)
         for broken in decision.broken:
             tables[broken] = replace(table_of(broken), closed=True, updated_at=now)
@@ -228,7 +230,7 @@ class CoordinatorService:
         """The final table: every seat drawn again, then the button by cards (RULES.md, rule 12)."""
         seated = {player: table.remove_player(player) for player in table.players.values()}
         for seat, player in draw_final_table(list(seated), state.config.seats_per_table, self._d.rng):
-            table.seat_player(player, seat, seated[player].stack, away=seated[player].away)
+            table.seat_player(player, seat, seated[player].stack, away=seated[player].away, bank=seated[player].bank)
         table.draw_button(rng=self._d.rng)
 
     def _history(self, record: TableRecord, now: datetime) -> HandRecord:

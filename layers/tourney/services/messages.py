@@ -35,6 +35,8 @@ class TimeoutDue(Message):
     seq: int = Field(ge=0)
     seat: int = Field(ge=1, le=10)
     armed_for_away: bool = False
+    time_bank: bool = False
+    """Armed for the player's time bank, which started when the decision's own time ran out."""
 
 
 class RebuyDue(Message):

@@ -56,8 +56,9 @@ class PlayService:
                 raise NoHandInProgress(f"table {table} is closed")
             if record.halted:
                 raise Conflict(f"{tid} is terminated: no action is accepted until it restarts (rule 17)")
-            record.table.act(player, kind, amount, hand=hand, seq=seq)
-            fresh = evolve(record, updated_at=self._d.clock.now())
+            now = self._d.clock.now()
+            record.table.act(player, kind, amount, hand=hand, seq=seq, now=now)
+            fresh = evolve(record, updated_at=now)
             uow = self._d.store.unit_of_work()
             uow.save(fresh)
             uow.commit()

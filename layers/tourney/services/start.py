@@ -26,7 +26,7 @@ from tourney.domain.fees import Purchase, refund_entry
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.seating import draw_start
 from tourney.domain.structure import TournamentFormat
-from tourney.domain.table import Table
+from tourney.domain.table import Table, TimeBank
 from tourney.domain.tournament import TournamentState, entry_contribution
 from tourney.services.deps import Deps
 from tourney.services.messages import StartPlan
@@ -293,7 +293,7 @@ class StartService:
                 pass
             table = Table(seating.table, config.seats_per_table)
             for seat, player in seating.seats:
-                table.seat_player(player, seat, config.starting_stack)
+                table.seat_player(player, seat, config.starting_stack, bank=TimeBank(config.time_bank_seconds))
             if len(table.active) >= 2:
                 table.draw_button(rng=d.rng)  # a lone player's table draws when a second player arrives
             uow = store.unit_of_work()

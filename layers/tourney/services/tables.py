@@ -80,7 +80,7 @@ def table_view(
         if in_progress and dealt and hand is not None:
             status = str(hand.status(seat))
             bet = hand.current_bet(seat)
-        seats.append(SeatView(seat, sp.player, table.stack(seat), bet, status, sp.away, cards))
+        seats.append(SeatView(seat, sp.player, table.stack(seat), bet, status, sp.away, cards, sp.bank.seconds))
     to_act: ToAct | None = None
     awaiting = table.awaiting(normal=decision_seconds, when_away=away_seconds)
     if awaiting is not None and hand is not None:
@@ -94,6 +94,8 @@ def table_view(
             can_check=bool(options.can_check) if options else False,
             min_raise_to=options.min_raise_to if options else None,
             max_raise_to=options.max_raise_to if options else None,
+            time_bank=awaiting.time_bank,
+            on_time_bank=awaiting.on_time_bank,
         )
     positions = table.positions
     button, sb, bb = positions.seats() if positions is not None else (table.button_seat, None, None)
@@ -165,6 +167,7 @@ def arm(deps: Deps, record: TableRecord) -> Awaiting | None:
         seq=awaiting.seq,
         seat=awaiting.seat,
         armed_for_away=awaiting.away,
+        time_bank=awaiting.on_time_bank,
     )
     deps.timers.arm(due, awaiting.seconds)
     return awaiting

@@ -3,14 +3,17 @@
 A ``TimeoutDue`` names the decision it was armed for (hand, ``seq``, seat);
 if the hand or the decision moved on, or it was armed for an away player who
 came back, it is stale and changes nothing (so a duplicate delivery changes
-nothing either). Otherwise the table checks or folds for the player and
-marks them away, and play continues as after an action. A ``RebuyDue`` is
+nothing either). When the decision's own time ran out and the player has a
+time bank, the bank starts and a time-out is armed for it; otherwise (or when
+the bank's time-out comes) the table checks or folds for the player and marks
+them away, and play continues as after an action. A ``RebuyDue`` is
 handed to the coordinator's ordered stream (``RebuyClosed``).
 """
 
 from __future__ import annotations
 
 from tourney.domain.errors import NoHandInProgress, NotFound, NotSeated, NotYourTurn, StaleAction
+from tourney.domain.table import BankStarted
 from tourney.services.deps import Deps
 from tourney.services.messages import RebuyClosed, RebuyDue, TimeoutDue
 from tourney.services.play import outcome
@@ -40,7 +43,14 @@ class TimeoutService:
             record = d.store.tables.get(m.tournament_id, m.table)
             if record.closed:
                 return None
-            record_ = record.table.timeout(m.seat, hand=m.hand, seq=m.seq, armed_for_away=m.armed_for_away)
+            record_ = record.table.timeout(
+                m.seat,
+                hand=m.hand,
+                seq=m.seq,
+                armed_for_away=m.armed_for_away,
+                time_bank=m.time_bank,
+                now=d.clock.now(),
+            )
         except STALE:
             return None
         fresh = evolve(record, updated_at=d.clock.now())
@@ -48,5 +58,8 @@ class TimeoutService:
         uow.save(fresh)
         uow.commit()
         stored = evolve(fresh, version=fresh.version + 1)
+        if isinstance(record_, BankStarted):
+            awaiting = after_write(d, stored, "time_bank")  # arms the bank's own time-out
+            return outcome(stored, m.hand, m.seq, "time_bank", None, awaiting)
         awaiting = after_write(d, stored, "timeout")
         return outcome(stored, m.hand, m.seq, str(record_.kind), None, awaiting)

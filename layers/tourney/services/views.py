@@ -145,6 +145,8 @@ class SeatView(View):
     away: bool = False
     cards: tuple[str, ...] = ()
     """Hole cards: the viewer's own, or shown ones; empty otherwise."""
+    time_bank: int = 0
+    """Seconds left in the player's time bank (RULES.md, 'Defaults')."""
 
 
 @dataclass(frozen=True)
@@ -157,6 +159,10 @@ class ToAct(View):
     can_check: bool = False
     min_raise_to: int | None = None
     max_raise_to: int | None = None
+    time_bank: int = 0
+    """The actor's time bank, spent when ``seconds`` run out (0 when away: never spent then)."""
+    on_time_bank: bool = False
+    """The decision's own time ran out: ``seconds`` is the time bank running now."""
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ def test_timeout_due_round_trips_through_json_with_its_kind() -> None:
         "seq": 4,
         "seat": 2,
         "armed_for_away": True,
+        "time_bank": False,
     }
     assert parse_timer(message.to_json()) == message
 

@@ -73,17 +73,32 @@ def test_two_actions_racing_for_one_decision_exactly_one_wins(
     assert awaiting(services, tid) is None or awaiting(services, tid).seq == waiting.seq + 1
 
 
-def test_rule_16_a_time_out_checks_or_folds_marks_away_and_a_duplicate_changes_nothing(
+def test_rule_16_a_time_out_spends_the_time_bank_then_checks_or_folds_marks_away_and_a_duplicate_changes_nothing(
     services: Services, create: Callable[..., str], clock: FrozenClock
 ) -> None:
     tid = started(services, create, clock)
     w = awaiting(services, tid)
     due = TimeoutDue(tournament_id=tid, table="1", hand=w.hand, seq=w.seq, seat=w.seat)
-    first = services.timeouts.on_timeout(due)
+    # The decision's own time runs out: the 30-second time bank starts, and a time-out is armed for it.
+    started_bank = services.timeouts.on_timeout(due)
+    assert started_bank is not None and started_bank.action == "time_bank"
+    armed = [m for m in services.adapters.timers.armed if isinstance(m, TimeoutDue) and m.time_bank]
+    assert len(armed) == 1 and armed[0].seq == w.seq and armed[0].seat == w.seat
+    bank_due = armed[0]
+    view = services.lobby.table_view(tid, "1", w.player)
+    assert view.to_act is not None and view.to_act.on_time_bank and view.to_act.seconds == 30
+    record = services.adapters.store.tables.get(tid, "1")
+    assert not record.table.seats[w.seat].away
+    version = record.version
+    assert services.timeouts.on_timeout(due) is None  # the first time-out delivered again
+    assert services.adapters.store.tables.get(tid, "1").version == version
+    # The bank runs out too: check or fold, away, the bank empty.
+    first = services.timeouts.on_timeout(bank_due)
     assert first is not None and first.action in ("check", "fold")
     record = services.adapters.store.tables.get(tid, "1")
-    assert record.table.seats[w.seat].away
+    assert record.table.seats[w.seat].away and record.table.seats[w.seat].bank.seconds == 0
     version = record.version
+    assert services.timeouts.on_timeout(bank_due) is None
     assert services.timeouts.on_timeout(due) is None
     assert services.adapters.store.tables.get(tid, "1").version == version
 
