@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from tourney.services.accounts import AccountsService
 from tourney.services.admin import AdminService
 from tourney.services.audit import AuditService
+from tourney.services.chat import ChatLog, ChatService
 from tourney.services.coordinate import CoordinatorService
 from tourney.services.deps import Deps
 from tourney.services.lobby import LobbyService
@@ -54,6 +55,7 @@ class Services:
     recovery: RecoveryService
     management: ManagementService
     audit: AuditService
+    chat: ChatService
     deps: Deps
     adapters: Any = None
     """The adapters bundle it was built from (``MemoryAdapters`` for ``bootstrap_memory``)."""
@@ -70,8 +72,12 @@ def bootstrap(
     clock: Clock,
     rng: random.Random | None = None,
     adapters: Any = None,
+    chat_log: ChatLog | None = None,
 ) -> Services:
-    """Wire the services over the given adapters (``rng``: ``secrets.SystemRandom()`` by default)."""
+    """Wire the services over the given adapters (``rng``: ``secrets.SystemRandom()`` by default).
+
+    ``chat_log``: where the table chat keeps its lines and rate windows (in memory by default).
+    """
     deps = Deps(
         store=store,
         pushes=pushes,
@@ -94,9 +100,23 @@ def bootstrap(
         recovery=RecoveryService(deps),
         management=ManagementService(deps),
         audit=AuditService(deps),
+        chat=ChatService(deps, chat_log if chat_log is not None else _memory_chat_log(), _language_of),
         deps=deps,
         adapters=adapters,
     )
+
+
+def _memory_chat_log() -> ChatLog:
+    from tourney.adapters.memory_chat import MemoryChatLog
+
+    return MemoryChatLog()
+
+
+def _language_of(text: str) -> str | None:
+    """The English-only check, imported on the chat path only (py3langid loads at its first call)."""
+    from tourney.adapters.language import language_of
+
+    return language_of(text)
 
 
 def bootstrap_memory(*, clock: FrozenClock | None = None, rng: random.Random | None = None) -> Services:
