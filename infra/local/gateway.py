@@ -40,6 +40,7 @@ from infra.local.http_api import (
 from infra.local.jwt_keys import SigningKeys
 from infra.local.lambdas import LocalFunction
 from infra.local.sigv4 import signed_with
+from infra.local.throttle import TOO_MANY_REQUESTS
 from infra.local.websocket_api import (
     ConnectionInfo,
     WebSocketApi,
@@ -192,6 +193,8 @@ class Gateway:
                 ), ""
             return gateway_error(404, "Not Found"), ""
         route, params = found
+        if api.throttle is not None and not api.throttle.take():
+            return gateway_error(429, TOO_MANY_REQUESTS), route.route_key
         if route.function is None:
             return gateway_error(500, "Internal Server Error"), route.route_key
         headers: dict[str, str] = {}
@@ -300,6 +303,10 @@ class Gateway:
     ) -> None:
         started = time.monotonic()
         info.last_active_at = time.time()
+        if api.throttle is not None and not api.throttle.take():
+            await ws.send_str(json.dumps(_ws_error(TOO_MANY_REQUESTS, info)))
+            _log_request("WS", f"message {info.connection_id}", 429, started)
+            return
         route = api.select(body)
         if route is None or route.function is None:
             await ws.send_str(json.dumps(_ws_error("Forbidden", info)))

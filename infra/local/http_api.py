@@ -33,6 +33,7 @@ import jwt
 from infra.local.jwt_keys import SigningKeys
 from infra.local.lambdas import FunctionRegistry, LocalFunction
 from infra.local.template import ACCOUNT_ID, Resolver, Template, function_name_in
+from infra.local.throttle import TokenBucket, stage_throttle
 
 _TEXT_TYPES = ("text/", "application/json", "application/xml", "application/javascript", "+json", "+xml")
 
@@ -108,6 +109,7 @@ class HttpApi:
     stage: str = "$default"
     routes: list[HttpRoute] = field(default_factory=list)
     cors: dict[str, Any] | None = None  # the API's CorsConfiguration
+    throttle: TokenBucket | None = None  # the stage's DefaultRouteSettings
 
     def allowed_origin(self, origin: str | None) -> str | None:
         """The ``access-control-allow-origin`` for a request from ``origin`` (``None``: no CORS headers)."""
@@ -171,6 +173,7 @@ def _read_apis(template: Template, resolver: Resolver, functions: FunctionRegist
             stage = str(resolver.resolve(props.get("StageName", "$default")))
             if stage != "$default" or not apis[api_id].stage:
                 apis[api_id].stage = stage
+            apis[api_id].throttle = stage_throttle(resolver.resolve(props))
     integrations = {}
     for logical_id, props in template.of_type("AWS::ApiGatewayV2::Integration"):
         uri = str(resolver.resolve(props.get("IntegrationUri", "")))

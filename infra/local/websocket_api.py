@@ -28,6 +28,7 @@ from typing import Any
 
 from infra.local.lambdas import FunctionRegistry, LocalFunction
 from infra.local.template import ACCOUNT_ID, Resolver, Template
+from infra.local.throttle import TokenBucket
 
 _ID_ALPHABET = string.ascii_letters + string.digits
 
@@ -45,6 +46,7 @@ class WebSocketApi:
     stage: str = ""
     selection_expression: str = "$request.body.action"
     routes: dict[str, WebSocketRoute] = field(default_factory=dict)
+    throttle: TokenBucket | None = None  # the stage's DefaultRouteSettings
 
     def select(self, body: str) -> WebSocketRoute | None:
         """The route of a client message (``$default`` when no custom route matches)."""

@@ -6,19 +6,23 @@ raised ``KeyError``); now every malformed message is answered (by the
 ``$default`` route, or an error frame) and the connection stays open. The
 ``@connections`` API on 127.0.0.1 is reachable by any process of the machine:
 over HTTP it now needs a request signed with the run's own secret key
-(``LocalRuntime.aws_secret``), which only the runtime's handlers have.
+(``LocalRuntime.aws_secret``), which only the runtime's handlers have. And the
+gateway throttles as the template's stages say (``DefaultRouteSettings``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import subprocess
 import sys
 import textwrap
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -143,3 +147,58 @@ def unsigned_post(stack: LocalRuntime, connection: str) -> str:
             return str(response.status)
     except urllib.error.HTTPError as error:
         return str(error.code)
+
+
+# -- the stages' throttling (infra/throttling.py on AWS; infra/local/throttle.py here) ---------------------------------
+
+
+@pytest.fixture(scope="module")
+def throttled(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRuntime]:
+    """The fixture stack with both stages throttled to 2 requests a second, bursts of 5."""
+    folder = tmp_path_factory.mktemp("throttled") / "local_stack"
+    shutil.copytree(FIXTURE, folder)
+    template_file = folder / "Fixture.template.json"
+    template = json.loads(template_file.read_text())
+    for name in ("HttpStage", "WsStage"):
+        template["Resources"][name]["Properties"]["DefaultRouteSettings"] = {
+            "ThrottlingRateLimit": 2, "ThrottlingBurstLimit": 5,
+        }  # fmt: skip
+    template_file.write_text(json.dumps(template))
+    runtime = LocalRuntime(load_stack(folder), REPO_ROOT, port=0, keys_dir=tmp_path_factory.mktemp("keys"))
+    with runtime:
+        yield runtime
+
+
+def test_a_flood_of_http_requests_is_answered_429_by_the_stage(throttled: LocalRuntime) -> None:
+    def get() -> tuple[int, Any]:
+        try:
+            with urllib.request.urlopen(throttled.urls["http"] + "/public", timeout=PATIENCE) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"null")
+
+    # When 20 requests arrive at once at a stage allowing bursts of 5
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        answers = list(pool.map(lambda _: get(), range(20)))
+    # Then the burst is served and the rest get API Gateway's own 429 (docs/openapi.json documents it)
+    statuses = sorted(status for status, _ in answers)
+    assert statuses.count(200) <= 5 + 2 and statuses.count(429) >= 12, statuses
+    assert {"message": "Too Many Requests"} in [body for status, body in answers if status == 429]
+    # and once the bucket refills, requests are served again
+    time.sleep(1.5)
+    assert get()[0] == 200
+
+
+def test_a_flood_of_websocket_messages_is_refused_and_the_connection_stays(throttled: LocalRuntime) -> None:
+    async def scenario() -> list[dict[str, Any]]:
+        async with aiohttp.ClientSession() as session, session.ws_connect(f"{throttled.urls['ws']}?token=t") as ws:
+            for _ in range(12):
+                await ws.send_str(json.dumps({"action": "no-such-route"}))
+            frames = [await ws.receive_json(timeout=PATIENCE) for _ in range(12)]
+            await asyncio.sleep(1.5)
+            await echo(ws, "after the flood")
+            return frames
+
+    frames = asyncio.run(scenario())
+    refused = [f for f in frames if f.get("message") == "Too Many Requests"]
+    assert len(refused) >= 5 and len(frames) - len(refused) <= 5 + 2, frames
