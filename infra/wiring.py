@@ -361,6 +361,7 @@ HTTP_ROUTES: tuple[HttpRoute, ...] = (
     _operator("DELETE", "/admin/players/{player}/mute"),
     _operator("POST", "/admin/accounts/{player}/adjustments"),
     _operator("GET", "/admin/audit"),
+    _operator("GET", "/admin/tournaments/{id}/tables/{table}/chat"),
     HttpRoute("GET", "/openapi.json", "api", authorized=False),
     HttpRoute("GET", "/swagger", "api", authorized=False),
 )

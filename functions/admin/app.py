@@ -20,6 +20,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Path as PathParam
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from tourney.entrypoints.auth import http_caller
+from tourney.entrypoints.chat import Chat, ChatLogBody
 from tourney.entrypoints.dependencies import Admin, CurrentCaller
 from tourney.entrypoints.idempotency import once
 from tourney.entrypoints.management import (
@@ -222,6 +223,16 @@ def audit(
 ) -> AuditBody:
     """Every operator act about one tournament or one player, oldest first (``?tournament=ID`` or ``?player=NAME``)."""
     return AuditBody.model_validate(audit.listing(tournament=tournament, player=player).to_dict())
+
+
+@app.get("/admin/tournaments/<id>/tables/<table>/chat", responses=error_responses(403, 404))
+def table_chat(
+    id: TournamentId,
+    table: Annotated[str, PathParam(min_length=1, max_length=64, description="table id")],
+    chat: Chat,
+) -> ChatLogBody:
+    """Every line said at the table, with the hand it was said in; refused ones with their reason (rule 18)."""
+    return ChatLogBody.model_validate(chat.lines(id, table).to_dict())
 
 
 @observed(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)

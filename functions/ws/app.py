@@ -8,9 +8,9 @@ Routes (``requestContext.routeKey``; API Gateway selects on the body's ``action`
 - ``subscribe``: watch any table; a seated player gets their own hole cards,
   anyone else observes. The table as this player sees it is sent back at once.
 - ``act``: a decision at the caller's own seat (``hand``, ``seq``, ``kind``, ``amount``).
-- ``chat``: a line to the table (RULES.md, rule 18: length and rate limits; a
-  player dealt in the hand in progress cannot chat until it ends). Every line is
-  logged for operators.
+- ``chat``: a line to the table (RULES.md, rule 18; ``services/chat.py``: length
+  and rate limits, who may speak, mutes, English only). Every line, refused ones
+  too, is kept for operators; a refusal answers the sender only.
 - ``$default``: a message whose ``action`` no route took: the same dispatch,
   and an ``error`` frame for an unknown action.
 
@@ -22,7 +22,6 @@ the same error; nothing here branches on poker.
 
 from __future__ import annotations
 
-import functools
 import json
 from collections.abc import Callable
 from typing import Any, cast
@@ -32,7 +31,7 @@ from pydantic import TypeAdapter, ValidationError
 from tourney.domain.errors import TourneyError
 from tourney.entrypoints import limits
 from tourney.entrypoints.auth import verify_token
-from tourney.entrypoints.connections import ChatGate, Connections, ConnectionsApi
+from tourney.entrypoints.connections import Connections, ConnectionsApi
 from tourney.entrypoints.errors import EdgeError, Unauthorized, code_of, status_of
 from tourney.entrypoints.models import ActMessage, ChatMessage, ClientMessage, SubscribeMessage
 from tourney.entrypoints.observability import MetricUnit, correlate, logger, metrics, observed
@@ -47,16 +46,6 @@ Answer = dict[str, Any]
 def connections() -> Connections:
     """The connections store: the pushes adapter keeps them (``connections`` table)."""
     return cast(Connections, services().deps.pushes)
-
-
-def chat_gate() -> ChatGate:
-    config = settings()
-    return _chat_gate(config.chat_max_length, config.chat_messages_per_minute)
-
-
-@functools.lru_cache(maxsize=2)
-def _chat_gate(max_length: int, per_minute: int) -> ChatGate:
-    return ChatGate(max_length=max_length, per_minute=per_minute)
 
 
 def reply_to(event: dict[str, Any]) -> ConnectionsApi:
@@ -76,6 +65,8 @@ def on_connect(event: dict[str, Any], connection: str) -> Answer:
     token = (event.get("queryStringParameters") or {}).get("token")
     caller = verify_token(token)
     connections().connect(connection, caller.player_id)
+    if caller.operator:
+        services().chat.operator_connected(connection)  # operators may always chat (rule 18)
     logger.info("connected", extra={"connection_id": connection, "player": caller.player_id})
     return answer(200, {"type": "connected", "player": caller.player_id})
 
@@ -103,12 +94,11 @@ def act(message: ActMessage, connection: str, player: str) -> Answer:
 
 def chat(message: ChatMessage, connection: str, player: str) -> Answer:
     correlate(tournament_id=message.tournament_id, table_id=message.table_id)
-    view = services().lobby.table_view(message.tournament_id, message.table_id, player)
-    line = chat_gate().admit(player, message.text, view)
-    logger.info("chat", extra={"player": player, "text": line})  # the record operators read (rule 18)
-    said = {"type": "chat", "tournament_id": message.tournament_id, "table": message.table_id, "player": player}
-    services().deps.pushes.to_table(message.tournament_id, message.table_id, {**said, "text": line}, {})
-    return {"type": "chat_accepted"}
+    chat_ = services().chat
+    said = chat_.say(
+        message.tournament_id, message.table_id, player, message.text, operator=chat_.is_operator(connection)
+    )
+    return {"type": "chat_accepted", "hand": said["hand"]}
 
 
 MESSAGES: dict[str, Callable[[Any, str, str], Answer]] = {"subscribe": subscribe, "act": act, "chat": chat}

@@ -39,6 +39,7 @@ CONTRACT_ROUTES = {
     "DELETE /admin/players/{player}/mute": "admin",
     "POST /admin/accounts/{player}/adjustments": "admin",
     "GET /admin/audit": "admin",
+    "GET /admin/tournaments/{id}/tables/{table}/chat": "admin",
     "GET /openapi.json": "api",
     "GET /swagger": "api",
 }

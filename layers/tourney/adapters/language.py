@@ -12,7 +12,8 @@ likely to write; fewer candidates give short lines sharper probabilities). A
 line is placed in a language only when it has at least :data:`MIN_LETTERS`
 letters (a letter outside the Latin scripts, such as a CJK ideograph, counts
 two) and the model's normalized probability for its first language reaches
-:data:`CONFIDENCE`; otherwise it is unplaced, and accepted.
+:data:`CONFIDENCE` (:data:`SHORT_CONFIDENCE` for one or two words); otherwise
+it is unplaced, and accepted.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ LANGUAGES = (
     "ro", "cs", "hu", "da", "no", "fi", "uk", "ar", "el", "he", "hi", "id", "vi", "th",
 )  # fmt: skip
 CONFIDENCE = 0.6
+SHORT_CONFIDENCE = 0.8
+"""For a line of one or two words ("hi all" reads 0.67 Italian): the model needs more to place it."""
 MIN_LETTERS = 4
 
 
@@ -46,4 +49,5 @@ def language_of(text: str) -> str | None:
     if _letters(text) < MIN_LETTERS:
         return None
     language, probability = _identifier().classify(text)
-    return str(language) if float(probability) >= CONFIDENCE else None
+    needed = SHORT_CONFIDENCE if len(text.split()) <= 2 else CONFIDENCE
+    return str(language) if float(probability) >= needed else None
