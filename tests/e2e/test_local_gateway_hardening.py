@@ -177,12 +177,14 @@ def test_a_flood_of_http_requests_is_answered_429_by_the_stage(throttled: LocalR
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read() or b"null")
 
-    # When 20 requests arrive at once at a stage allowing bursts of 5
+    # When 20 requests arrive at once at a stage allowing bursts of 5 and 2 a second
+    began = time.monotonic()
     with ThreadPoolExecutor(max_workers=20) as pool:
         answers = list(pool.map(lambda _: get(), range(20)))
-    # Then the burst is served and the rest get API Gateway's own 429 (docs/openapi.json documents it)
+    served = allowed(time.monotonic() - began)
+    # Then the burst (and what refilled meanwhile) is served, the rest get API Gateway's own 429
     statuses = sorted(status for status, _ in answers)
-    assert statuses.count(200) <= 5 + 2 and statuses.count(429) >= 12, statuses
+    assert statuses.count(200) <= served and statuses.count(429) >= 20 - served, statuses
     assert {"message": "Too Many Requests"} in [body for status, body in answers if status == 429]
     # and once the bucket refills, requests are served again
     time.sleep(1.5)
@@ -190,15 +192,22 @@ def test_a_flood_of_http_requests_is_answered_429_by_the_stage(throttled: LocalR
 
 
 def test_a_flood_of_websocket_messages_is_refused_and_the_connection_stays(throttled: LocalRuntime) -> None:
-    async def scenario() -> list[dict[str, Any]]:
+    async def scenario() -> tuple[list[dict[str, Any]], float]:
         async with aiohttp.ClientSession() as session, session.ws_connect(f"{throttled.urls['ws']}?token=t") as ws:
-            for _ in range(12):
+            began = time.monotonic()
+            for _ in range(20):
                 await ws.send_str(json.dumps({"action": "no-such-route"}))
-            frames = [await ws.receive_json(timeout=PATIENCE) for _ in range(12)]
+            frames = [await ws.receive_json(timeout=PATIENCE) for _ in range(20)]
+            elapsed = time.monotonic() - began
             await asyncio.sleep(1.5)
             await echo(ws, "after the flood")
-            return frames
+            return frames, elapsed
 
-    frames = asyncio.run(scenario())
+    frames, elapsed = asyncio.run(scenario())
     refused = [f for f in frames if f.get("message") == "Too Many Requests"]
-    assert len(refused) >= 5 and len(frames) - len(refused) <= 5 + 2, frames
+    assert len(frames) - len(refused) <= allowed(elapsed) and len(refused) >= 20 - allowed(elapsed), frames
+
+
+def allowed(seconds: float) -> int:
+    """Requests a bucket of 5 refilled at 2 a second may let through in ``seconds`` (one more for rounding)."""
+    return 5 + int(2 * seconds) + 1
