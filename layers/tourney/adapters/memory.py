@@ -297,6 +297,32 @@ class MemoryStore:
             self.before_commit()
         if self.commit_hook is not None:
             self.commit_hook("before")
+        if len(saves) == 1 and not checks and not bumps and not entries:
+            self._commit_one(saves[0])  # an action or a time-out: one table, nothing else
+        else:
+            self._commit_many(saves, checks, bumps, entries)
+        if self.on_saved is not None:
+            for record in saves:
+                self.on_saved(record)
+        if self.commit_hook is not None:
+            self.commit_hook("after")
+
+    def _commit_one(self, record: Record) -> None:
+        key = record_key(record)
+        with self._lock:
+            stored_version = _stored_version(self._items.get(key))
+            if stored_version != record.version:
+                raise StaleVersion(f"{key} is at version {stored_version}, not {record.version}")
+            self._put(key, _next_version(record))
+            self.commits += 1
+
+    def _commit_many(
+        self,
+        saves: Sequence[Record],
+        checks: Sequence[Record],
+        bumps: Sequence[tuple[CounterShard, int]],
+        entries: Sequence[Entry],
+    ) -> None:
         with self._lock:
             conditioned = [*saves, *checks]
             keys = [record_key(r) for r in conditioned]
@@ -324,11 +350,6 @@ class MemoryStore:
             for key, shard in bumped:
                 self._put(key, shard)
             self.commits += 1
-        if self.on_saved is not None:
-            for record in saves:
-                self.on_saved(record)
-        if self.commit_hook is not None:
-            self.commit_hook("after")
 
 
 class _Repo:
