@@ -5,10 +5,10 @@ Both are bundled locally, without Docker (CDK's ``ILocalBundling``):
 - ``Shared``: ``layers/tourney`` copied to ``python/tourney`` (``/opt/python`` on Lambda).
 - ``Dependencies``: ``pip install --platform manylinux*_aarch64 --only-binary=:all:`` of the
   run-time packages at the versions pinned in ``uv.lock`` (pynamodb, Powertools with its
-  ``all`` extra, pydantic, PyJWT with crypto), boto3/botocore/s3transfer left out (the
-  runtime has them). The result is cached under ``cdk.out/.cache/`` keyed by the hash of
-  ``uv.lock`` and of the package list, so only the first synth on a machine pays for it
-  (about 6 s from the package index).
+  ``all`` extra, pydantic, PyJWT with crypto, py3langid and its numpy for the chat),
+  boto3/botocore/s3transfer left out (the runtime has them). The result is cached under
+  ``cdk.out/.cache/`` keyed by the hash of ``uv.lock`` and of the package list, so only the
+  first synth on a machine pays for it (about 6 s from the package index).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ RUNTIME = lambda_.Runtime.PYTHON_3_12
 ARCHITECTURE = lambda_.Architecture.ARM_64
 #: Lambda's python3.12 runs on Amazon Linux 2023 (glibc 2.34): these wheels all load there.
 PLATFORMS = ("manylinux2014_aarch64", "manylinux_2_28_aarch64", "manylinux_2_34_aarch64")
-REQUIREMENTS = ("pynamodb", "aws-lambda-powertools[all]", "pydantic", "pyjwt[crypto]")
+REQUIREMENTS = ("pynamodb", "aws-lambda-powertools[all]", "pydantic", "pyjwt[crypto]", "py3langid")
 #: In the runtime already; leaving them out saves about 25 MB.
 LEFT_OUT = ("boto3", "botocore", "s3transfer")
 CACHE_DIR = Path("cdk.out") / ".cache"
@@ -169,7 +169,7 @@ class Layers(Construct):
         self.dependencies = lambda_.LayerVersion(
             self,
             "Dependencies",
-            description="pynamodb, aws-lambda-powertools[all], pydantic, pyjwt[crypto] (uv.lock), arm64, cp312",
+            description="pynamodb, powertools[all], pydantic, pyjwt[crypto], py3langid (uv.lock), arm64, cp312",
             code=lambda_.Code.from_asset(
                 str(root / "layers"),
                 asset_hash_type=AssetHashType.CUSTOM,

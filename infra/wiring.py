@@ -219,6 +219,8 @@ class FunctionSpec:
 # gone ones). Only the coordinator writes hand histories.
 _PLAY_TABLES = {"tournaments": R, "tables": RW, "hands": R, "connections": RW}
 
+_CHAT = {"chat": R}
+
 FUNCTIONS: tuple[FunctionSpec, ...] = (
     FunctionSpec(
         "api",
@@ -234,8 +236,8 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "stack and balance adjustments, disqualifications, mutes, the audit",
         # Stack adjustments and disqualifications act on the play path (a fold at once may end the hand: its
         # end goes to the coordinator, the next decision's time-out is armed, the table pushed); every act
-        # appends to the audit, which no function may update or delete.
-        tables={**_PLAY_TABLES, "tournaments": RW, "ledger": RW, "idempotency": RW, "audit": Access.APPEND},
+        # appends to the audit, which no function may update or delete; operators read the table chat (rule 18).
+        tables={**_PLAY_TABLES, "tournaments": RW, "ledger": RW, "idempotency": RW, "audit": Access.APPEND, **_CHAT},
         sends_to=("timeouts", "coordinator"),
         pushes=True,
         starts=("recovery",),
@@ -245,7 +247,8 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
     FunctionSpec(
         "ws",
         "WebSocket API: $connect (token), $disconnect, $default, subscribe, act, chat",
-        tables=dict(_PLAY_TABLES),
+        # chat (rule 18): lines, rate windows and operators' connections are put, never updated or deleted
+        tables={**_PLAY_TABLES, "chat": Access.APPEND},
         sends_to=("timeouts", "coordinator"),
         pushes=True,
         validates_tokens=True,

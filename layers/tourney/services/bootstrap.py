@@ -153,6 +153,7 @@ def bootstrap_aws(config: Settings) -> Services:
         SystemClock,
         WebSocketPushes,
     )
+    from tourney.adapters.dynamo.chat import DynamoChatLog
     from tourney.adapters.dynamo.models.base import configure
     from tourney.adapters.dynamo.store import DynamoStore
 
@@ -167,4 +168,5 @@ def bootstrap_aws(config: Settings) -> Services:
         ),
         workflows=StepFunctionsWorkflows(config.start_workflow_arn, config.recovery_workflow_arn),
         clock=SystemClock(config.local_time_factor, config.local_time_origin),
+        chat_log=DynamoChatLog(),
     )

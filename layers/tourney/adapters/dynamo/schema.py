@@ -1,4 +1,4 @@
-"""The seven DynamoDB tables, declared once (docs/architecture.md, "The serverless shape"; docs/data-model.md).
+"""The eight DynamoDB tables, declared once (docs/architecture.md, "The serverless shape"; docs/data-model.md).
 
 One declaration read by everyone who makes or names a table:
 
@@ -220,7 +220,19 @@ AUDIT: Final = TableSchema(
     ),
 )
 
-ALL_TABLES: Final[tuple[TableSchema, ...]] = (TOURNAMENTS, TABLES, HANDS, LEDGER, CONNECTIONS, IDEMPOTENCY, AUDIT)
+CHAT: Final = TableSchema(
+    logical_name="chat",
+    env_var="CHAT_TABLE",
+    ttl_attribute="expires_at",
+    purpose=(
+        "table chat (RULES.md, rule 18): every line with its hand, refused ones with their reason; "
+        "each player's rate window and operators' connections (TTL expires_at)"
+    ),
+)
+
+ALL_TABLES: Final[tuple[TableSchema, ...]] = (
+    TOURNAMENTS, TABLES, HANDS, LEDGER, CONNECTIONS, IDEMPOTENCY, AUDIT, CHAT,
+)  # fmt: skip
 
 
 def by_logical_name(logical_name: str) -> TableSchema:
