@@ -105,3 +105,16 @@ def test_rule_16_a_moved_player_keeps_their_time_bank_and_a_table_keeps_a_runnin
     other = Table(number=2, seat_count=9)
     other.seat_player(w.player, 5, sitting.stack, away=sitting.away, bank=sitting.bank)
     assert other.seats[5].bank == sitting.bank
+
+
+def test_rule_16_a_table_awaits_only_the_decision_in_front_of_it() -> None:
+    table = four_handed()
+    assert not table.awaits(1, 0, 1)
+    table.start_hand(LEVEL, DECK)
+    w = table.awaiting()
+    assert w is not None and table.awaits(w.hand, w.seq, w.seat)
+    assert not table.awaits(w.hand + 1, w.seq, w.seat)
+    assert not table.awaits(w.hand, w.seq + 1, w.seat)
+    assert not table.awaits(w.hand, w.seq, w.seat % 4 + 1)
+    table.act(w.player, ActionKind.FOLD)
+    assert not table.awaits(w.hand, w.seq, w.seat)

@@ -438,6 +438,17 @@ class Table:
             on_time_bank=running is not None,
         )
 
+    def awaits(self, hand: int, seq: int, seat: int) -> bool:
+        """Whether the table waits for exactly this decision: a time-out armed for any other is stale."""
+        current = self._hand
+        return (
+            current is not None
+            and self._hand_number == hand
+            and not current.is_over
+            and current.seq == seq
+            and current.actor == seat
+        )
+
     def _running_bank(self, seq: int, seat: int) -> BankRunning | None:
         """The time bank running for decision ``seq`` of the hand in progress at ``seat``, if any."""
         running = self._bank_running

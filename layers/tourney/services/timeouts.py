@@ -41,8 +41,8 @@ class TimeoutService:
         d = self._d
         try:
             record = d.store.tables.get(m.tournament_id, m.table)
-            if record.closed:
-                return None
+            if record.closed or not record.table.awaits(m.hand, m.seq, m.seat):
+                return None  # the decision moved on: most time-outs, since most players act in time
             record_ = record.table.timeout(
                 m.seat,
                 hand=m.hand,
