@@ -36,13 +36,17 @@ def _checked_down(players: int, deck: list[int], salts: tuple[str, ...]) -> Hand
         deck=deck,
         salts=salts,
     )
+    _check_or_call_down(hand)
+    return hand
+
+
+def _check_or_call_down(hand: Hand) -> None:
     while not hand.is_over:
         seat = hand.actor
         assert seat is not None
         options = hand.options()
         assert options is not None
         hand.act(ActionKind.CHECK if options.can_check else ActionKind.CALL, seat)
-    return hand
 
 
 def test_salts_are_32_hex_characters_from_secrets_and_replay_with_a_seed() -> None:
@@ -119,12 +123,7 @@ def test_a_viewer_sees_the_board_the_hands_shown_and_their_own_only() -> None:
         salts=fairness.draw_salts(rng),
     )
     hand.act(ActionKind.FOLD, 3)  # the button folds: their cards are never shown
-    while not hand.is_over:
-        seat = hand.actor
-        assert seat is not None
-        options = hand.options()
-        assert options is not None
-        hand.act(ActionKind.CHECK if options.can_check else ActionKind.CALL, seat)
+    _check_or_call_down(hand)
     board = set(fairness.board_positions(3, 5))
     button_cards = set(fairness.hole_positions(3, hand.seats.index(3)))
     shown = {i for seat in (1, 2) for i in fairness.hole_positions(3, hand.seats.index(seat))}

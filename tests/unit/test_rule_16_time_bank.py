@@ -13,7 +13,7 @@ from tourney.domain.hand import ActionKind, Checked, Folded
 from tourney.domain.structure import BlindLevel
 from tourney.domain.table import BankStarted, Table, TimeBank
 
-from tests.unit.test_table import DECK, LEVEL, four_handed
+from tests.unit.test_table import DECK, LEVEL, fold_to_big_blind, four_handed
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
@@ -78,10 +78,7 @@ def test_rule_16_the_time_bank_grows_ten_seconds_a_level_up_to_sixty() -> None:
     assert [bank.at_level(n).seconds for n in (2, 3, 4, 5, 9)] == [40, 50, 60, 60, 60]
     table = four_handed()
     table.start_hand(LEVEL, DECK)
-    while table.hand_in_progress:
-        w = table.awaiting()
-        assert w is not None
-        table.act(w.player, ActionKind.FOLD)
+    fold_to_big_blind(table)
     table.start_hand(_level(3), DECK)
     assert {sp.bank.seconds for sp in table.seats.values()} == {50}
 
@@ -96,10 +93,7 @@ def test_rule_16_a_moved_player_keeps_their_time_bank_and_a_table_keeps_a_runnin
     on_bank = again.awaiting()
     assert on_bank is not None and on_bank.on_time_bank and on_bank.seconds == 30
     again.act(w.player, ActionKind.FOLD, hand=w.hand, seq=w.seq, now=T0 + timedelta(seconds=20))
-    while again.hand_in_progress:
-        nxt = again.awaiting()
-        assert nxt is not None
-        again.act(nxt.player, ActionKind.FOLD)
+    fold_to_big_blind(again)
     sitting = again.remove_player(w.player)
     assert sitting.bank.seconds == 10
     other = Table(number=2, seat_count=9)

@@ -307,12 +307,15 @@ class MemoryStore:
         if self.commit_hook is not None:
             self.commit_hook("after")
 
+    def _check_version(self, key: Key, record: Record) -> None:
+        stored_version = _stored_version(self._items.get(key))
+        if stored_version != record.version:
+            raise StaleVersion(f"{key} is at version {stored_version}, not {record.version}")
+
     def _commit_one(self, record: Record) -> None:
         key = record_key(record)
         with self._lock:
-            stored_version = _stored_version(self._items.get(key))
-            if stored_version != record.version:
-                raise StaleVersion(f"{key} is at version {stored_version}, not {record.version}")
+            self._check_version(key, record)
             self._put(key, _next_version(record))
             self.commits += 1
 
@@ -331,9 +334,7 @@ class MemoryStore:
                 raise ValueError("a unit of work touches an item twice")
             items = self._items
             for key, record in zip(keys, conditioned, strict=True):
-                stored_version = _stored_version(items.get(key))
-                if stored_version != record.version:
-                    raise StaleVersion(f"{key} is at version {stored_version}, not {record.version}")
+                self._check_version(key, record)
             bumped: list[tuple[Key, CounterShard]] = []
             for key, (_, delta) in zip(shard_keys, bumps, strict=True):
                 stored = items.get(key)
