@@ -336,6 +336,11 @@ class Table:
                 return seat
         raise NotSeated(f"{player} does not sit at table {self._number}")
 
+    def player_at(self, seat: int) -> str | None:
+        """Who sits in ``seat``, if anyone."""
+        sp = self._seats.get(seat)
+        return sp.player if sp is not None else None
+
     def stack(self, seat: int) -> int:
         """The seat's chips behind now: live during a hand it is dealt in (bets in front excluded)."""
         if seat not in self._seats:

@@ -116,17 +116,15 @@ class Crowd:
             self.counts.backs += 1
 
     def _player_at(self, due: TimeoutDue) -> str | None:
-        record = self.cloud.store.stored_table(due.tournament_id, due.table)
-        return record.table.players.get(due.seat)
+        return self.cloud.store.stored_table(due.tournament_id, due.table).table.player_at(due.seat)
 
     def _act(self, due: TimeoutDue) -> None:
         store = self.cloud.store
         record = store.stored_table(due.tournament_id, due.table)
         table = record.table
-        awaiting = table.awaiting()
-        if awaiting is None or (awaiting.hand, awaiting.seq, awaiting.seat) != (due.hand, due.seq, due.seat):
+        player = table.player_at(due.seat)
+        if player is None or not table.awaits(due.hand, due.seq, due.seat):
             return  # the decision moved on (a time-out, a restart): nothing to answer
-        player = awaiting.player
         self._maybe_buy(player, record.level, table.stack(due.seat))
         hand = table.hand
         assert hand is not None
