@@ -47,14 +47,11 @@ def signing_key() -> rsa.RSAPrivateKey:
 
 @pytest.fixture
 def ws_settings(tmp_path: Path, signing_key: rsa.RSAPrivateKey) -> Iterator[Settings]:
-    """Settings whose JWKS (a file: URL) holds the test key; chat: 40 characters, 3 lines a minute."""
+    """Settings whose JWKS (a file: URL) holds the test key."""
     public = json.loads(jwt.algorithms.RSAAlgorithm.to_jwk(signing_key.public_key()))
     jwks = tmp_path / "jwks.json"
     jwks.write_text(json.dumps({"keys": [{**public, "kid": "k1", "alg": "RS256", "use": "sig"}]}))
-    config = Settings.from_environ(
-        {"JWT_ISSUER": ISSUER, "JWT_AUDIENCE": AUDIENCE, "JWT_JWKS_URL": jwks.as_uri(),
-         "CHAT_MAX_LENGTH": "40", "CHAT_MESSAGES_PER_MINUTE": "3"}
-    )  # fmt: skip
+    config = Settings.from_environ({"JWT_ISSUER": ISSUER, "JWT_AUDIENCE": AUDIENCE, "JWT_JWKS_URL": jwks.as_uri()})
     with use_settings(config):
         yield config
 

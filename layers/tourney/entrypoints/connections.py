@@ -1,4 +1,4 @@
-"""WebSocket connections at the edge: who is behind a connection, the ``@connections`` API, the chat gate.
+"""WebSocket connections at the edge: who is behind a connection, and the ``@connections`` API.
 
 ``Connections`` is what the ``ws`` function needs from the adapter that keeps
 the connections (the pushes adapter over the ``connections`` table): record a
@@ -11,23 +11,19 @@ management API (``apigatewaymanagementapi.post_to_connection``); a
 ``GoneException`` (the client went away without ``$disconnect``) removes the
 stale connection and is not an error.
 
-:class:`ChatGate` enforces what the system can of rule 18 (RULES.md, 'Conduct'):
-a length limit, a rate limit per player, and no chat from a player dealt in
-the hand in progress at that table.
+Chat (rule 18) is ``tourney.services.chat``: its limits hold across every
+process, so no part of it lives here.
 """
 
 from __future__ import annotations
 
 import json
-import time
-from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from tourney.entrypoints.errors import ChatRefused
 from tourney.entrypoints.observability import logger
 
-__all__ = ["ChatGate", "Connections", "ConnectionsApi", "dealt_in"]
+__all__ = ["Connections", "ConnectionsApi"]
 
 
 class Connections(Protocol):
@@ -65,36 +61,3 @@ class ConnectionsApi:
             self._forget(connection)
             return False
         return True
-
-
-def dealt_in(table_view: Any) -> bool:
-    """Whether the viewer of ``table_view`` (a ``TableView``) is dealt in the hand in progress (folded or not)."""
-    if not table_view.hand_in_progress or table_view.your_seat is None:
-        return False
-    return any(seat.seat == table_view.your_seat and seat.status != "waiting" for seat in table_view.seats)
-
-
-class ChatGate:
-    """Rule 18's checks the system can make: length, rate, and silence of the players in the hand."""
-
-    def __init__(self, max_length: int, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self.max_length = max_length
-        self.per_minute = per_minute
-        self._clock = clock
-        self._sent: dict[str, deque[float]] = {}
-
-    def admit(self, player: str, text: str, table_view: Any) -> str:
-        """The text to broadcast, or ``ChatRefused``. The rate is counted per process (best effort)."""
-        line = text.strip()
-        if len(line) > self.max_length:
-            raise ChatRefused(f"chat lines are at most {self.max_length} characters")
-        if dealt_in(table_view):
-            raise ChatRefused("players in the hand in progress cannot chat until it ends")
-        now = self._clock()
-        sent = self._sent.setdefault(player, deque())
-        while sent and now - sent[0] >= 60.0:
-            sent.popleft()
-        if len(sent) >= self.per_minute:
-            raise ChatRefused(f"at most {self.per_minute} chat lines a minute")
-        sent.append(now)
-        return line

@@ -53,18 +53,11 @@ class PayloadTooLarge(EdgeError):
     code: ClassVar[str] = "payload_too_large"
 
 
-class ChatRefused(EdgeError):
-    """A chat line the room does not take (RULES.md, rule 18): too long, too fast, or from a player in the hand."""
-
-    code: ClassVar[str] = "chat_refused"
-
-
 STATUS_BY_ERROR: dict[type[Exception], HTTPStatus] = {
     Unauthorized: HTTPStatus.UNAUTHORIZED,
     Forbidden: HTTPStatus.FORBIDDEN,
     RequestInProgress: HTTPStatus.CONFLICT,
     PayloadTooLarge: HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
-    ChatRefused: HTTPStatus.CONFLICT,
     errors.NotFound: HTTPStatus.NOT_FOUND,  # NotRegistered, NotSeated
     errors.NotYourSeat: HTTPStatus.FORBIDDEN,
     errors.Conflict: HTTPStatus.CONFLICT,  # RegistrationClosed, AlreadyRegistered, WaitingListFull, ...

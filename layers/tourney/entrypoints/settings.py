@@ -62,10 +62,8 @@ class Settings(BaseModel):
     """Default: ``{JWT_ISSUER}/.well-known/jwks.json`` (Cognito's); ``file://`` works for the local stack."""
     operators_group: str = Field(default="operators", alias="OPERATORS_GROUP")
 
-    # Play and conduct (RULES.md, rules 16 and 18).
+    # Play (RULES.md, rule 16).
     decision_seconds: int = Field(default=15, ge=1, alias="DECISION_SECONDS")
-    chat_max_length: int = Field(default=200, ge=1, alias="CHAT_MAX_LENGTH")
-    chat_messages_per_minute: int = Field(default=10, ge=1, alias="CHAT_MESSAGES_PER_MINUTE")
 
     # The local stack's virtual clock (infra/local/clock.py): now = origin + (time - origin) * factor.
     # Unset on AWS, where the clock is the system's.
