@@ -511,3 +511,16 @@ def test_table_round_trips_as_plain_data_with_the_hand_in_progress() -> None:
 def test_a_fresh_table_round_trips_as_plain_data() -> None:
     table = Table(number=12, seat_count=6)
     assert Table.from_dict(table.to_dict()).to_dict() == table.to_dict()
+
+
+def test_chips_are_removed_only_between_the_players_hands_and_never_the_last() -> None:
+    table = four_handed()
+    table.start_hand(LEVEL, DECK)
+    with pytest.raises(HandInProgress):
+        table.remove_chips("B", 100)
+    fold_to_big_blind(table)
+    stack = table.stack(2)
+    table.remove_chips("B", 100)
+    assert table.stack(2) == stack - 100
+    with pytest.raises(ValueError):
+        table.remove_chips("B", stack - 100)

@@ -506,6 +506,21 @@ class Table:
         sp = self._seats[seat]
         self._seats[seat] = replace(sp, stack=sp.stack + chips)
 
+    def remove_chips(self, player: str, chips: int) -> None:
+        """Take chips out of play from a player's stack (an operator's adjustment), outside any hand they are in.
+
+        At least one chip stays: a player with none is out, which only a hand's end decides.
+        """
+        if type(chips) is not int or chips <= 0:
+            raise ValueError(f"chips are a positive int, not {chips!r}")
+        seat = self.seat_of(player)
+        if self._dealt_in(seat):
+            raise HandInProgress(f"{player} is in the hand in progress: chips are removed after it")
+        sp = self._seats[seat]
+        if sp.stack - chips < 1:
+            raise ValueError(f"{player} has {sp.stack} chips: removing {chips} leaves none")
+        self._seats[seat] = replace(sp, stack=sp.stack - chips)
+
     def set_away(self, player: str) -> None:
         """Mark a player away: they keep posting and being dealt in, and get the away decision time (rule 16)."""
         seat = self.seat_of(player)

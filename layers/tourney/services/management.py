@@ -220,8 +220,7 @@ class ManagementService:
             elif stack + delta < 1:
                 raise Conflict(f"{player} has {stack} chips: a stack adjustment leaves at least one (or disqualify)")
             else:
-                sitting = table.remove_player(player)
-                table.seat_player(player, seat, stack + delta, away=sitting.away, bank=sitting.bank)
+                table.remove_chips(player, -delta)
                 fresh = evolve(record, updated_at=now)
             after_stack = fresh.table.stack(seat)
             pending_after = sum(c for p, c in fresh.pending_chips if p == player)
