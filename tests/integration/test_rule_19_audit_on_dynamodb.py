@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from datetime import timedelta
 
 import pytest
@@ -11,47 +10,17 @@ from tourney.adapters.dynamo.schema import AUDIT
 from tourney.adapters.dynamo.store import DynamoStore
 from tourney.adapters.memory import (
     FrozenClock,
-    MemoryAdapters,
-    MemoryCoordination,
-    MemoryPushes,
-    MemoryStartScheduler,
-    MemoryTimers,
-    MemoryWorkflows,
 )
 from tourney.domain.errors import InsufficientFunds, StaleVersion
 from tourney.domain.ledger import HOUSE_ADJUSTMENTS, player_account
-from tourney.services.bootstrap import Services, bootstrap
 from tourney.services.commands import CreateTournament
 from tourney.services.records import AuditAct, AuditRecord
 
 from tests.support.aws import aws, dynamodb, raw_item  # noqa: F401
 from tests.support.driver import Driver
+from tests.support.handler_room import services_on_dynamo
 
 pytestmark = pytest.mark.usefixtures("dynamodb")
-
-
-def services_on_dynamodb(clock: FrozenClock) -> Services:
-    store = DynamoStore()
-    adapters = MemoryAdapters(
-        clock=clock,
-        store=store,  # type: ignore[arg-type]
-        pushes=MemoryPushes(),
-        timers=MemoryTimers(clock),
-        coordination=MemoryCoordination(),
-        start_scheduler=MemoryStartScheduler(),
-        workflows=MemoryWorkflows(),
-    )
-    return bootstrap(
-        store=store,
-        pushes=adapters.pushes,
-        timers=adapters.timers,
-        coordination=adapters.coordination,
-        start_scheduler=adapters.start_scheduler,
-        workflows=adapters.workflows,
-        clock=clock,
-        rng=random.Random(19),
-        adapters=adapters,
-    )
 
 
 def record(audit_id: str, clock: FrozenClock, **kw: object) -> AuditRecord:
@@ -109,7 +78,7 @@ def test_rule_19_audit_record_is_never_overwritten_on_dynamodb() -> None:
 def test_rule_19_management_acts_on_dynamodb_are_audited_with_their_effects() -> None:
     # Given the services over DynamoDB and a running heads-up tournament
     clock = FrozenClock()
-    services = services_on_dynamodb(clock)
+    services = services_on_dynamo(clock, seed=19)
     services.admin.create_tournament(
         CreateTournament(
             name="Dyn", format="freezeout", buy_in=1_000, entry_fee=100, seats_per_table=2,
