@@ -8,7 +8,7 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 export JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION := 20
 
-.PHONY: setup test test-all unit property integration infra e2e lint typecheck demo bench clean
+.PHONY: setup chromium test test-all unit property integration infra e2e browser screenshots lint typecheck demo bench clean
 
 setup: $(STAMP)
 
@@ -17,10 +17,17 @@ $(STAMP): pyproject.toml uv.lock
 	$(BIN)/uv sync --frozen --quiet
 	@touch $(STAMP)
 
-test: setup lint typecheck
+# The browser tests drive Debian's Chromium (Playwright's own download is not reachable here).
+CHROMIUM := /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+chromium:
+	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
+
+test: setup chromium lint typecheck
 	$(BIN)/pytest -n 2
 
-test-all: setup
+test-all: setup chromium
 	$(BIN)/pytest -n 2 -m ""
 
 unit: setup
@@ -37,6 +44,12 @@ infra: setup
 
 e2e: setup
 	$(BIN)/pytest tests/e2e
+
+browser: setup chromium
+	$(BIN)/pytest tests/browser
+
+screenshots: setup chromium
+	$(BIN)/python -m tests.browser.screenshots docs/screenshots
 
 lint: setup
 	$(BIN)/ruff check .
