@@ -347,7 +347,10 @@ def read_functions(
     keys its settings and services on the variables it reads).
     """
     functions = []
+    deploy_time = custom_resource_providers(template)
     for logical_id, props in template.of_type("AWS::Lambda::Function"):
+        if logical_id in deploy_time:
+            continue
         name = resolver.physical_name(logical_id)
         runtime = str(props.get("Runtime", ""))
         handler = str(props.get("Handler", ""))
@@ -404,6 +407,22 @@ def read_functions(
             )
         )
     return FunctionRegistry(functions)
+
+
+def custom_resource_providers(template: Template) -> set[str]:
+    """Functions that only CloudFormation calls, at deploy time: a custom resource's ``ServiceToken``.
+
+    CDK's own (the web client's ``BucketDeployment``, for one) are not the app's: not run locally.
+    """
+    providers = set()
+    for resource in template.resources.values():
+        rtype = str(resource.get("Type", ""))
+        if rtype.startswith("Custom::") or rtype == "AWS::CloudFormation::CustomResource":
+            token = (resource.get("Properties") or {}).get("ServiceToken")
+            if isinstance(token, dict) and "Fn::GetAtt" in token:
+                target = token["Fn::GetAtt"]
+                providers.add(str(target[0] if isinstance(target, list) else str(target).partition(".")[0]))
+    return providers
 
 
 def _env_text(value: Any) -> str:
