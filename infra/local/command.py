@@ -175,7 +175,8 @@ def _up(args: argparse.Namespace) -> int:
         _write_ready(Path(args.keys_dir) / CLOCK_FILE, clock)  # for clients of this stack: its virtual time
         if ready_file is not None:
             _write_ready(ready_file, urls)
-        log.info("serving: HTTP %s  WebSocket %s  Swagger UI %s", urls["http"], urls["ws"], urls["swagger"])
+        log.info("serving: web client %s  HTTP %s  WebSocket %s", urls["app"], urls["http"], urls["ws"])
+        log.info("Swagger UI %s", urls["swagger"])
         log.info("a token: tourney local token --player NAME [--operator]; stop with Ctrl-C")
         while not stopping.wait(0.5):
             pass

@@ -6,7 +6,8 @@
   ``apigatewaymanagementapi`` client raises);
 - a WebSocket upgrade (any path): the WebSocket API;
 - anything else: the HTTP API (and, when no route claims it,
-  ``/.well-known/jwks.json`` with the runtime's public keys).
+  ``/.well-known/jwks.json`` with the runtime's public keys, and the web
+  client at ``/app/`` with its local sign-in, ``infra/local/web_client.py``).
 
 Handlers run in a thread pool, so the event loop stays free to serve the
 ``@connections`` calls they make while they run. One log line per request.
@@ -24,6 +25,7 @@ import time
 import uuid
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -41,6 +43,7 @@ from infra.local.jwt_keys import SigningKeys
 from infra.local.lambdas import LocalFunction
 from infra.local.sigv4 import signed_with
 from infra.local.throttle import TOO_MANY_REQUESTS
+from infra.local.web_client import Mint, WebClient
 from infra.local.websocket_api import (
     ConnectionInfo,
     WebSocketApi,
@@ -78,6 +81,8 @@ class Gateway:
         keys: SigningKeys,
         workers: int = 64,
         connections_secret: str | None = None,
+        web_root: Path | None = None,
+        mint: Mint | None = None,
     ) -> None:
         self.sock = sock
         self.connections_secret = connections_secret  # None: @connections over HTTP unchecked
@@ -93,6 +98,12 @@ class Gateway:
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
         self._failure: BaseException | None = None
+        self.web_client: WebClient | None = None
+        """The web client and its sign-in (``web_root`` and ``mint`` given): the local runtime only."""
+        if web_root is not None and mint is not None and web_root.is_dir():
+            self.web_client = WebClient(
+                web_root, mint, ws_path=self.ws_url.removeprefix(self.url.replace("http", "ws"))
+            )
 
     @property
     def ws_url(self) -> str:
@@ -191,6 +202,10 @@ class Gateway:
                 return HttpAnswer(
                     200, [("Content-Type", "application/json")], json.dumps(self.keys.jwks()).encode()
                 ), ""
+            if self.web_client is not None:
+                web_answer = self.web_client.answer(request.method, request.path, request.host, body)
+                if web_answer is not None:
+                    return web_answer, "-> web client"
             return gateway_error(404, "Not Found"), ""
         route, params = found
         if api.throttle is not None and not api.throttle.take():

@@ -151,6 +151,8 @@ class LocalRuntime:
             read_websocket_apis(template, resolver, self.functions),
             self.keys,
             connections_secret=self.aws_secret,
+            web_root=self.repo_root / "web",
+            mint=self.token,
         )
         self.gateway.start()
         self._transport = InProcessTransport(moto_url, self.moto.app, http_url, self.gateway.deliver)
@@ -272,6 +274,7 @@ class LocalRuntime:
             "http": self.gateway.url,
             "ws": self.gateway.ws_url,
             "swagger": f"{self.gateway.url}/swagger",
+            "app": f"{self.gateway.url}/app/",
         }
 
     @property

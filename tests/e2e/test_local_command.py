@@ -51,7 +51,8 @@ def test_up_writes_its_ready_file_serves_and_stops_on_sigterm(tmp_path: Path) ->
             time.sleep(0.1)
         # When it serves
         urls = json.loads(ready.read_text())
-        assert set(urls) == {"http", "ws", "swagger"}
+        assert set(urls) == {"http", "ws", "swagger", "app"}
+        assert urls["app"] == urls["http"] + "/app/"
         assert urls["http"].startswith("http://127.0.0.1:")
         assert urls["ws"] == urls["http"].replace("http://", "ws://") + "/live"
         # Then a route answers, and a token from `tourney local token` is accepted

@@ -1,0 +1,104 @@
+"""The web client in Debian's Chromium, driven by Playwright, against one local stack for the whole run.
+
+The stack is the real template (the infra tests' synth) and handlers, as in ``tests/e2e``; it serves the
+client at ``/app/``. Each test gets a fresh browser context (its own sessionStorage, so its own sign-in) at
+a phone's size; an uncaught error in a page fails the test.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from infra.local.runtime import LocalRuntime
+from infra.local.template import load_stack
+from tests.infra import conftest as infra_conftest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+PATIENCE_MS = 60_000
+"""How long a step may take on a busy machine: the tests check outcomes and their order, never speed."""
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="no /usr/bin/chromium (make chromium installs it)")
+
+shared_synth = infra_conftest.synthesized
+
+
+@pytest.fixture(scope="session")
+def stack(shared_synth: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRuntime]:
+    """One local stack for every browser test (starting one costs seconds)."""
+    runtime = LocalRuntime(load_stack(shared_synth.outdir), REPO_ROOT, port=0, keys_dir=tmp_path_factory.mktemp("keys"))
+    with runtime:
+        yield runtime
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists() or shutil.which(str(CHROMIUM)) is None:
+        pytest.skip("no /usr/bin/chromium (make chromium installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Pages:
+    """Browser contexts of one test: each ``open`` is a new person (own session), closed at the end."""
+
+    def __init__(self, browser: Any, stack: LocalRuntime) -> None:
+        self.browser = browser
+        self.stack = stack
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def open(self, viewport: dict[str, int] = PHONE) -> Any:
+        context = self.browser.new_context(viewport=viewport)
+        context.set_default_timeout(PATIENCE_MS)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        page.goto(self.stack.urls["http"] + "/")
+        return page
+
+    def signed_in(self, player: str, operator: bool = False, viewport: dict[str, int] = PHONE) -> Any:
+        page = self.open(viewport)
+        sign_in(page, player, operator)
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+def sign_in(page: Any, player: str, operator: bool = False) -> None:
+    page.get_by_label("Name").fill(player)
+    if operator:
+        page.get_by_label("Operator").check()
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("link", name="Lobby").wait_for()
+
+
+@pytest.fixture
+def pages(browser: Any, stack: LocalRuntime) -> Iterator[Pages]:
+    opened = Pages(browser, stack)
+    try:
+        yield opened
+    finally:
+        opened.close()
+    assert not opened.errors, f"errors in the page: {opened.errors}"

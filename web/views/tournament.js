@@ -1,0 +1,181 @@
+// A tournament's page: structure, payouts, live standings, the caller's registration (and the way to the table).
+
+import { idempotencyKey, seg } from "../api.js";
+import { fill, h } from "../dom.js";
+import { chips, duration, FORMAT_LABELS, money, ordinal, when } from "../format.js";
+import { fact } from "./lobby.js";
+import { every, notice, problem, say, statusBadge } from "./common.js";
+
+export function renderTournament(main, ctx, tid) {
+  const head = h("div", { class: "page-head" }, h("h1", {}, "Tournament"));
+  const me = h("section", { class: "panel", "aria-labelledby": "me-h" });
+  const standings = h("section", { class: "panel", "aria-labelledby": "st-h" });
+  const structure = h("section", { class: "panel", "aria-labelledby": "str-h" });
+  const status = notice();
+  main.append(head, status, h("div", { class: "columns" }, h("div", {}, me, standings), structure));
+  let details = null;
+  let registration = null;
+  let table = null;
+  let busy = false;
+  let registrationKey = null;
+  let drawn = "";
+
+  const act = async (label, call) => {
+    if (busy) return;
+    busy = true;
+    try {
+      const answer = await call();
+      say(status, label(answer), "ok");
+      await refresh();
+      ctx.refreshBalance();
+    } catch (error) {
+      say(status, problem(error), "error");
+    } finally {
+      busy = false;
+    }
+  };
+  const register = () => {
+    registrationKey = registrationKey || idempotencyKey(); // a retried click is the same registration
+    return act(
+      (a) => (a.status === "waitlisted" ? `On the waiting list, position ${a.position}` : `Registered: ${money(a.paid)} paid`),
+      () => ctx.api.post(`/tournaments/${seg(tid)}/registrations`, {}, { "Idempotency-Key": registrationKey }),
+    );
+  };
+  const unregister = () => {
+    registrationKey = null;
+    return act((a) => `Unregistered: ${money(a.refunded)} refunded`, () => ctx.api.del(`/tournaments/${seg(tid)}/registrations/me`));
+  };
+
+  const drawMe = (standing) => {
+    const nodes = [h("h2", { id: "me-h" }, "Your registration")];
+    const state = registration ? registration.status : "not_registered";
+    const open = details.status === "registering";
+    if (state === "registered") nodes.push(h("p", { class: "strong" }, "You are registered."));
+    else if (state === "waitlisted") nodes.push(h("p", { class: "strong" }, `You are on the waiting list (position ${registration.position}).`));
+    else nodes.push(h("p", {}, open ? "You are not registered." : "You did not register."));
+    if (open && state === "not_registered") {
+      nodes.push(h("p", { class: "muted" }, `Registering costs ${money(details.buy_in + details.entry_fee)} (buy-in ${money(details.buy_in)} + fee ${money(details.entry_fee)}).`));
+      nodes.push(h("button", { type: "button", class: "primary", onclick: register }, "Register"));
+    }
+    if (open && (state === "registered" || state === "waitlisted")) {
+      nodes.push(h("button", { type: "button", onclick: unregister }, "Unregister"));
+    }
+    if (table) {
+      nodes.push(h("p", {}, `You are seated at table ${table}.`),
+        h("a", { class: "button primary", href: `#/t/${seg(tid)}/table/${seg(table)}` }, "Open table"));
+    }
+    if (standing && standing.places) {
+      const mine = standing.places.find((p) => p.player === ctx.session.player);
+      if (mine) nodes.push(h("p", { class: "placed" }, `You finished ${ordinal(mine.place)}`, mine.prize ? `: prize ${money(mine.prize)}` : ""));
+    }
+    fill(me, nodes);
+  };
+
+  const drawStandings = (s) => {
+    if (!s) {
+      fill(standings, h("h2", { id: "st-h" }, "Standings"), h("p", { class: "muted" }, "Standings appear when the tournament starts."));
+      return;
+    }
+    const tables = [...new Set(s.players.map((p) => p.table))].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+    fill(standings,
+      h("h2", { id: "st-h" }, "Standings"),
+      h("dl", { class: "facts" },
+        fact("Players left", String(s.players_left)),
+        fact("Average stack", chips(s.average_stack)),
+        fact("Level", `${s.level}: ${chips(s.small_blind)}/${chips(s.big_blind)}${s.ante ? ` ante ${chips(s.ante)}` : ""}`),
+        s.seconds_to_next_level != null ? fact("Next level", duration(s.seconds_to_next_level * 1000)) : null),
+      s.places.length
+        ? h("div", {}, h("h3", {}, "Places"), h("ol", { class: "places" }, [...s.places].sort((a, b) => a.place - b.place).map((p) =>
+            h("li", { value: p.place, class: p.place === 1 ? "winner" : "" },
+              h("span", {}, p.player), h("span", { class: "num" }, p.prize ? money(p.prize) : "")))))
+        : null,
+      s.players.length
+        ? h("div", { class: "scroll" }, h("table", { class: "grid" },
+            h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"),
+              h("th", { scope: "col", class: "num" }, "Chips"), h("th", { scope: "col" }, "Table"))),
+            h("tbody", {}, s.players.map((p, i) => h("tr", { class: p.player === ctx.session.player ? "mine" : "" },
+              h("td", {}, String(i + 1)), h("td", {}, p.player), h("td", { class: "num" }, chips(p.chips)), h("td", {}, p.table))))))
+        : null,
+      tables.length && s.status === "running"
+        ? h("nav", { class: "watch", "aria-label": "Tables" }, h("span", {}, "Watch: "),
+            tables.map((t) => h("a", { href: `#/t/${seg(tid)}/table/${seg(t)}` }, `Table ${t}`)))
+        : null);
+  };
+
+  const drawStructure = () => {
+    const d = details;
+    fill(head, h("h1", {}, d.name), statusBadge(d.status));
+    fill(structure,
+      h("h2", { id: "str-h" }, "Structure"),
+      h("dl", { class: "facts" },
+        fact("Format", FORMAT_LABELS[d.format] || d.format),
+        fact("Buy-in", `${money(d.buy_in)} + ${money(d.entry_fee)}`),
+        fact("Guarantee", d.guarantee ? money(d.guarantee) : "none"),
+        fact("Registered", `${d.registered} of ${d.max_players}`),
+        fact("Waiting list", String(d.waitlisted)),
+        fact("Players", `${d.min_players} to ${d.max_players}, ${d.seats_per_table} a table`),
+        fact("Starting stack", chips(d.starting_stack)),
+        fact("Decision time", `${d.decision_seconds} s`),
+        d.start_at ? fact("Starts", when(d.start_at)) : fact("Starts", "when full"),
+        d.started_at ? fact("Started", when(d.started_at)) : null,
+        d.ended_at ? fact("Ended", when(d.ended_at)) : null,
+        d.rebuy_levels && d.rebuy_levels.length ? fact("Rebuys", d.rebuy_levels.map(([a, b]) => `levels ${a} to ${b}`).join(", ")) : null,
+        d.add_on_chips ? fact("Add-on", `${chips(d.add_on_chips)} chips`) : null),
+      d.start_at && d.status === "registering" ? h("p", { class: "countdown big", id: "countdown" }) : null,
+      h("h3", {}, "Payouts"),
+      d.payout_percent.length
+        ? h("ol", { class: "payouts" }, d.payout_percent.map((p) => h("li", {}, `${Number(p)} %`)))
+        : h("p", { class: "muted" }, "Set by the number of entrants."),
+      h("h3", {}, "Blind levels"),
+      levelsTable(d.levels.slice(0, 10)),
+      d.levels.length > 10 ? h("details", { class: "levels" }, h("summary", {}, `All ${d.levels.length} levels`), levelsTable(d.levels.slice(10))) : null);
+  };
+
+  const tick = () => {
+    const el = document.getElementById("countdown");
+    if (el && details && details.start_at) {
+      const left = Date.parse(details.start_at) - Date.now();
+      el.textContent = left > 0 ? `Starts in ${duration(left)}` : "Starting…";
+    }
+  };
+
+  const refresh = async () => {
+    try {
+      const [d, r] = await Promise.all([
+        ctx.api.get(`/tournaments/${seg(tid)}`),
+        ctx.api.get(`/tournaments/${seg(tid)}/registrations/me`),
+      ]);
+      details = d;
+      registration = r;
+      let s = null;
+      if (d.status !== "registering" && d.status !== "scheduled" && d.status !== "cancelled") {
+        s = await ctx.api.get(`/tournaments/${seg(tid)}/standings`).catch(() => null);
+      }
+      const seat = s && s.players.find((p) => p.player === ctx.session.player);
+      table = seat && s.status === "running" ? seat.table : null;
+      const seen = JSON.stringify([d, r, s]);
+      if (seen === drawn) return; // nothing changed: the page (and the focus in it) stays as it is
+      drawn = seen;
+      drawStructure();
+      drawMe(s);
+      drawStandings(s);
+      tick();
+    } catch (error) {
+      say(status, problem(error), "error");
+    }
+  };
+  const stop = every(3000, refresh);
+  const clock = setInterval(tick, 1000);
+  return () => {
+    stop();
+    clearInterval(clock);
+  };
+}
+
+function levelsTable(levels) {
+  return h("div", { class: "scroll" }, h("table", { class: "grid compact" },
+    h("thead", {}, h("tr", {}, ["Level", "Blinds", "Ante", "Minutes"].map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", {}, levels.map((l) => h("tr", {},
+      h("td", {}, String(l.level)), h("td", {}, `${chips(l.small_blind)}/${chips(l.big_blind)}`),
+      h("td", {}, l.ante ? `${chips(l.ante)}${l.big_blind_ante ? " (BB)" : ""}` : "–"), h("td", {}, String(l.minutes)))))));
+}
