@@ -121,3 +121,62 @@ def acknowledge(stack: TourneyStack) -> None:
                 "validates against the Cognito pool (issuer, audience, signature, expiry) before accepting; "
                 "the other routes are only reachable on a connection accepted that way",
             )
+
+    _acknowledge_web(stack)
+
+
+def _acknowledge_web(stack: TourneyStack) -> None:
+    """The web client's distribution and CDK's deployment function (``infra.web_hosting``)."""
+    distribution = stack.web.distribution
+    _ack(
+        distribution,
+        "AwsSolutions-CFR1",
+        "no geo restriction: the distribution serves only the app's static files (no data); where a player may "
+        "play is decided by the room's account checks behind the APIs, not by blocking a page's download",
+    )
+    _ack(
+        distribution,
+        "AwsSolutions-CFR2",
+        "no WAF web ACL: the distribution serves static files only (GET/HEAD, no query string, cookie or body "
+        "reaches the origin, which is private behind OAC); the APIs are throttled per stage. A web ACL costs per "
+        "month and per request for no data to protect here; attach one (web_acl_id) when the room requires it",
+    )
+    _ack(
+        distribution,
+        "AwsSolutions-CFR4",
+        "the stack has no custom domain, so viewers use CloudFront's default *.cloudfront.net certificate, whose "
+        "security policy CloudFront fixes (TLSv1) and no setting can raise; browsers negotiate TLS 1.2+ and HSTS "
+        "keeps them on HTTPS. With a custom domain, set certificate + minimum_protocol_version TLS_V1_2_2021",
+    )
+    _ack(
+        stack.web.deployment_function,
+        "AwsSolutions-L1",
+        "the runtime of CDK's BucketDeployment function is chosen by aws-cdk-lib (no property sets it); it runs "
+        "only at deploy time, from CloudFormation, and moves with aws-cdk-lib upgrades",
+    )
+    role = stack.web.deployment_role
+    assets = "arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*"
+    _ack(
+        role,
+        _iam5(assets),
+        "BucketDeployment reads the zipped web/ and config.json from the CDK bootstrap assets bucket, whose object "
+        "keys (content hashes) are set at synth per deployment; read only (CDK's grantRead on that bucket)",
+    )
+    _ack(
+        role,
+        _iam5("<WebBucket.Arn>/*"),
+        "BucketDeployment syncs web/ into the web bucket (put new files, delete removed ones: prune), so it writes "
+        "every object key of this one bucket; no other bucket",
+    )
+    for action, why in (
+        ("s3:GetObject*", "reads the source zips and the objects it replaces (GetObject, GetObjectVersion...)"),
+        ("s3:GetBucket*", "reads the two buckets' location and settings as `aws s3 sync` does"),
+        ("s3:List*", "lists the source and the web bucket to sync them (ListBucket, multipart listings)"),
+        ("s3:DeleteObject*", "prunes the web bucket's files that web/ no longer has"),
+        ("s3:Abort*", "aborts its own failed multipart uploads into the web bucket"),
+    ):
+        _ack(
+            role,
+            f"AwsSolutions-IAM5[Action::{action}]",
+            f"CDK's BucketDeployment grants (grantRead/grantReadWrite) on the assets and web buckets only: {why}",
+        )

@@ -1,15 +1,16 @@
 """The HTTP API (API Gateway v2, payload format 2.0): every route of ``infra.wiring.HTTP_ROUTES``.
 
-Every route is behind the Cognito JWT authorizer except ``GET /openapi.json`` and
-``GET /swagger``. Player routes integrate ``api``, ``/admin/*`` integrate ``admin`` (which
-checks the operators group itself: a JWT authorizer only checks scopes). One integration
-per function; the default stage ``$default`` writes access logs.
+Every route is behind the Cognito JWT authorizer (tokens of the mobile or the web app client)
+except ``GET /openapi.json`` and ``GET /swagger``. Player routes integrate ``api``, ``/admin/*``
+integrate ``admin`` (which checks the operators group itself: a JWT authorizer only checks
+scopes). One integration per function; the default stage ``$default`` writes access logs.
+CORS allows the web client's origin (its CloudFront distribution) only.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from aws_cdk import Duration
 from aws_cdk import aws_apigatewayv2 as apigw
@@ -42,17 +43,23 @@ class HttpApi(Construct):
     """``api`` (the ``HttpApi``) and ``routes[route_key]``."""
 
     def __init__(
-        self, scope: Construct, construct_id: str, *, functions: Mapping[str, lambda_.IFunction], auth: Auth
+        self,
+        scope: Construct,
+        construct_id: str,
+        *,
+        functions: Mapping[str, lambda_.IFunction],
+        auth: Auth,
+        cors_origins: Sequence[str],
     ) -> None:
         super().__init__(scope, construct_id)
         self.api = apigw.HttpApi(
             self,
             "Api",
             description="tourney: players and operators (CONTRACT.md)",
-            # Web clients call from their own origin with a bearer token (no cookies): API Gateway answers
-            # the preflight itself, before the authorizer.
+            # The web client calls from its own origin (the CloudFront distribution) with a bearer token (no
+            # cookies): API Gateway answers the preflight itself, before the authorizer.
             cors_preflight=apigw.CorsPreflightOptions(
-                allow_origins=["*"],
+                allow_origins=list(cors_origins),
                 allow_methods=[apigw.CorsHttpMethod.GET, apigw.CorsHttpMethod.POST, apigw.CorsHttpMethod.DELETE],
                 allow_headers=["Authorization", "Content-Type", "Idempotency-Key"],
                 max_age=Duration.hours(1),
@@ -62,7 +69,7 @@ class HttpApi(Construct):
         self.authorizer = authorizers.HttpJwtAuthorizer(
             "Cognito",
             auth.issuer,
-            jwt_audience=[auth.client.user_pool_client_id],
+            jwt_audience=auth.audiences,
             authorizer_name="cognito",
             identity_source=["$request.header.Authorization"],
         )

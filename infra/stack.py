@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from aws_cdk import App, CfnOutput, Stack, Validations
+from aws_cdk import App, CfnOutput, Fn, Stack, Validations
 from cdk_nag import AwsSolutionsChecks
 from constructs import Construct
 
@@ -23,6 +23,7 @@ from infra.queues import Queues
 from infra.schedules import Schedules
 from infra.tables import Tables
 from infra.throttling import Throttling
+from infra.web_hosting import WebHosting
 from infra.websocket_api import WebSocketApi
 from infra.workflows import Workflows
 
@@ -31,7 +32,7 @@ STACK_NAME = "Tourney"
 
 
 class TourneyStack(Stack):
-    """Tables, auth, queues, layers, functions, the two APIs, schedules, workflows, monitoring."""
+    """Tables, auth, queues, layers, functions, the two APIs, the web client, schedules, workflows, monitoring."""
 
     def __init__(self, scope: Construct, construct_id: str, *, root: Path = ROOT, **kwargs: object) -> None:
         super().__init__(scope, construct_id, description="tourney: online poker tournaments (serverless)", **kwargs)  # type: ignore[arg-type]
@@ -43,8 +44,18 @@ class TourneyStack(Stack):
         self.layers = Layers(self, "Layers", root=root)
         self.functions = Functions(self, "Functions", root=root, layers=self.layers)
         functions = self.functions.by_name
-        self.http_api = HttpApi(self, "Http", functions=functions, auth=self.auth)
+        # The web client: its distribution first (it names only the bucket and the Cognito domain), then what
+        # names the distribution (the web app client's callback URL, the HTTP API's CORS origin), then config.json.
+        self.web = WebHosting(self, "Web", auth_domain_url=self.auth.domain_url, web_root=root / "web")
+        web_client = self.auth.add_web_client(self.web.app_url)
+        self.http_api = HttpApi(self, "Http", functions=functions, auth=self.auth, cors_origins=[self.web.origin])
         self.websocket_api = WebSocketApi(self, "WebSocket", functions=functions)
+        self.web.deploy(
+            api_url=self.http_api.url,
+            websocket_url=self.websocket_api.stage.url,
+            auth_domain_url=self.auth.domain_url,
+            client_id=web_client.user_pool_client_id,
+        )
         self.workflows = Workflows(self, "Workflows", functions=functions)
         self.schedules = Schedules(self, "Schedules", functions=functions)
         self.functions.grant(
@@ -57,7 +68,7 @@ class TourneyStack(Stack):
             schedules_arn=self.schedules.schedules_arn,
             scheduler_role=self.schedules.start_role,
             jwt_issuer=self.auth.issuer,
-            jwt_audience=self.auth.client.user_pool_client_id,
+            jwt_audience=Fn.join(",", self.auth.audiences),  # the ws function accepts either client's tokens
         )
         self.queues.subscribe(functions)
         self.throttling = Throttling(
@@ -80,6 +91,8 @@ class TourneyStack(Stack):
         CfnOutput(self, "WebSocketUrl", value=self.websocket_api.stage.url, description="WebSocket URL (?token=JWT)")
         CfnOutput(self, "UserPoolId", value=self.auth.user_pool.user_pool_id)
         CfnOutput(self, "UserPoolClientId", value=self.auth.client.user_pool_client_id)
+        CfnOutput(self, "WebClientId", value=web_client.user_pool_client_id, description="the web app's client")
+        CfnOutput(self, "AppUrl", value=self.web.app_url, description="the web client (players and operators)")
         CfnOutput(self, "AlarmTopicArn", value=self.monitoring.topic.topic_arn, description="subscribe the on-call")
         acknowledge(self)
 

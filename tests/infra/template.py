@@ -22,6 +22,15 @@ class Synthesized:
     def of_type(self, kind: str) -> dict[str, dict[str, Any]]:
         return {name: r for name, r in self.resources.items() if r["Type"] == kind}
 
+    def of_app(self, kind: str) -> dict[str, dict[str, Any]]:
+        """The resources of a type that the app's own constructs declare (``tourney:*`` metadata): the functions
+        and layers, not CDK's deploy-time helpers (the web client's BucketDeployment function and its CLI layer)."""
+        return {
+            name: r
+            for name, r in self.of_type(kind).items()
+            if any(key.startswith("tourney:") for key in r.get("Metadata", {}))
+        }
+
     def with_metadata(self, key: str, value: str) -> tuple[str, dict[str, Any]]:
         """The one resource whose Metadata ``key`` is ``value`` (logical id, resource)."""
         found = [(n, r) for n, r in self.resources.items() if r.get("Metadata", {}).get(key) == value]

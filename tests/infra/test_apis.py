@@ -88,7 +88,7 @@ def test_jwt_authorizer_trusts_the_cognito_pool_and_client(synthesized: Synthesi
     assert properties["AuthorizerType"] == "JWT"
     assert properties["IdentitySource"] == ["$request.header.Authorization"]
     assert properties["JwtConfiguration"] == {
-        "Audience": ["<UserPoolClient>"],
+        "Audience": ["<UserPoolClient>", "<UserPoolWebClient>"],  # the mobile apps' client, the web client's
         "Issuer": "https://cognito-idp.<AWS::Region>.<AWS::URLSuffix>/<UserPool>",
     }
 
@@ -152,4 +152,4 @@ def test_pushers_get_the_connections_endpoint(synthesized: Synthesized) -> None:
 def test_ws_validates_tokens_of_the_pool(synthesized: Synthesized) -> None:
     variables = render(synthesized.resources["FunctionWs"]["Properties"]["Environment"]["Variables"])
     assert variables[wiring.JWT_ISSUER_ENV] == "https://cognito-idp.<AWS::Region>.<AWS::URLSuffix>/<UserPool>"
-    assert variables[wiring.JWT_AUDIENCE_ENV] == "<UserPoolClient>"
+    assert variables[wiring.JWT_AUDIENCE_ENV] == "<UserPoolClient>,<UserPoolWebClient>"  # either client's tokens

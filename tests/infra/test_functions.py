@@ -15,7 +15,7 @@ SPECS = wiring.FUNCTIONS
 
 
 def test_ten_functions_each_declared_once(synthesized: Synthesized) -> None:
-    functions = synthesized.of_type("AWS::Lambda::Function")
+    functions = synthesized.of_app("AWS::Lambda::Function")
     assert set(functions) == {f"Function{logical_id(s.name)}" for s in SPECS}
     assert len(SPECS) == 10
 
@@ -37,7 +37,7 @@ def test_function_runtime_handler_layers_and_environment(synthesized: Synthesize
     assert _files(asset) == _files(source)
     assert "def handler(" in (asset / "app.py").read_text()
     # the dependency layer, then the shared code
-    layers = synthesized.of_type("AWS::Lambda::LayerVersion")
+    layers = synthesized.of_app("AWS::Lambda::LayerVersion")
     by_role = {layer["Metadata"]["tourney:layer"]: f"<{n}>" for n, layer in layers.items()}
     assert [f"<{ref['Ref']}>" for ref in properties["Layers"]] == [by_role["dependencies"], by_role["shared"]]
     # exactly the environment variable names the wiring declares
@@ -58,7 +58,7 @@ def test_table_environment_variables_name_the_right_tables(synthesized: Synthesi
 
 
 def test_each_function_has_its_own_role_and_log_group(synthesized: Synthesized) -> None:
-    functions = synthesized.of_type("AWS::Lambda::Function").values()
+    functions = synthesized.of_app("AWS::Lambda::Function").values()
     roles = [f["Properties"]["Role"]["Fn::GetAtt"][0] for f in functions]
     log_groups = [f["Properties"]["LoggingConfig"]["LogGroup"]["Ref"] for f in functions]
     assert len(set(roles)) == len(roles) == len(SPECS)
@@ -66,14 +66,14 @@ def test_each_function_has_its_own_role_and_log_group(synthesized: Synthesized) 
 
 
 def test_the_layers_are_arm64_python312(synthesized: Synthesized) -> None:
-    for layer in synthesized.of_type("AWS::Lambda::LayerVersion").values():
+    for layer in synthesized.of_app("AWS::Lambda::LayerVersion").values():
         assert layer["Properties"]["CompatibleRuntimes"] == ["python3.12"]
         assert layer["Properties"]["CompatibleArchitectures"] == ["arm64"]
 
 
 def _layer_folder(synthesized: Synthesized, role: str) -> Path:
     (layer,) = [
-        r for r in synthesized.of_type("AWS::Lambda::LayerVersion").values() if r["Metadata"]["tourney:layer"] == role
+        r for r in synthesized.of_app("AWS::Lambda::LayerVersion").values() if r["Metadata"]["tourney:layer"] == role
     ]
     return synthesized.outdir / str(layer["Metadata"]["aws:asset:path"])
 

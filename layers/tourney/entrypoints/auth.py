@@ -138,6 +138,7 @@ def verify_token(token: str | None, config: Settings | None = None) -> Caller:
         # An ID token carries `aud`; a Cognito access token carries `client_id` instead.
         audiences = claims.get("aud") or claims.get("client_id")
         audiences = [audiences] if isinstance(audiences, str) else list(audiences or ())
-        if config.jwt_audience not in audiences:
+        accepted = {a.strip() for a in config.jwt_audience.split(",") if a.strip()}  # the app clients' ids
+        if not accepted.intersection(audiences):
             raise Unauthorized("invalid token: wrong audience")
     return caller_from_claims(claims, config.operators_group)

@@ -58,6 +58,7 @@ class Settings(BaseModel):
     # JWT verification for the WebSocket $connect (the HTTP API has its own authorizer).
     jwt_issuer: str = Field(default="", alias="JWT_ISSUER")
     jwt_audience: str = Field(default="", alias="JWT_AUDIENCE")
+    """The accepted app client ids, comma-separated (the mobile apps' and the web client's)."""
     jwt_jwks_url: str = Field(default="", alias="JWT_JWKS_URL")
     """Default: ``{JWT_ISSUER}/.well-known/jwks.json`` (Cognito's); ``file://`` works for the local stack."""
     operators_group: str = Field(default="operators", alias="OPERATORS_GROUP")
