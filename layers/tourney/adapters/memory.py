@@ -22,7 +22,6 @@ from __future__ import annotations
 import copy
 import marshal
 import threading
-import zlib
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -32,6 +31,7 @@ from typing import Any
 from tourney.adapters.memory_audit import MemoryAudit, MemoryMutes, audit_key, mute_key
 from tourney.domain.balancing import Balancing
 from tourney.domain.errors import NotFound, StaleVersion
+from tourney.domain.fairness import SALT_HEX
 from tourney.domain.ledger import Account, Entry, Ledger
 from tourney.domain.table import Table
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
@@ -102,31 +102,44 @@ def _copy(record: Any) -> Any:
     return copy.deepcopy(record)
 
 
+_SALT_BYTES = SALT_HEX // 2
+
 PackedHand = tuple[int, bytes]
 """A finished hand as the store keeps it: (version, the record serialized). A plain tuple of a number and
 bytes, so the garbage collector stops tracking it: a large field stores 100,000 hands."""
 
 
 def _packed(record: HandRecord) -> PackedHand:
-    """A finished hand serialized (marshal, then zlib), as a store would keep it."""
+    """A finished hand serialized with marshal, as a store would keep it; the deck's salts as raw bytes.
+
+    The salts are half of a hand and random, so they do not compress: 16 bytes each rather than 32 hex
+    characters keeps a large field's hands small without paying zlib on every hand.
+    """
+    hand = record.hand
+    salts = hand.get("salts")
+    if salts is not None and all(len(salt) == SALT_HEX for salt in salts):
+        hand = {**hand, "salts": bytes.fromhex("".join(salts))}
     fields = (
         record.tournament_id,
         record.table_id,
         record.hand_number,
-        record.hand,
+        hand,
         record.players,
         record.seat_count,
         record.level,
         record.dealt_at.isoformat(),
         record.ended_at.isoformat(),
     )
-    return (record.version, zlib.compress(marshal.dumps(fields), 1))
+    return (record.version, marshal.dumps(fields))
 
 
 def _unpacked(packed: PackedHand) -> HandRecord:
     """A fresh copy of the stored hand, read back."""
     version, data = packed
-    tid, table_id, number, hand, players, seat_count, level, dealt_at, ended_at = marshal.loads(zlib.decompress(data))
+    tid, table_id, number, hand, players, seat_count, level, dealt_at, ended_at = marshal.loads(data)
+    salts = hand.get("salts")
+    if type(salts) is bytes:
+        hand["salts"] = [salts[i : i + _SALT_BYTES].hex() for i in range(0, len(salts), _SALT_BYTES)]
     return HandRecord(
         tournament_id=tid,
         table_id=table_id,

@@ -48,7 +48,14 @@ OPERATOR = "simulator"
 DEADLINE = timedelta(days=14)
 """A run that has not ended this long after its start is stuck: a defect."""
 FREEZE_AFTER_START = timedelta(minutes=5)
-"""When the simulation freezes the objects alive so far out of the garbage collector (``gc.freeze``)."""
+"""When the simulation freezes the objects alive so far and stops the garbage collector (``_stop_collector``)."""
+
+
+def _stop_collector() -> None:
+    """Freeze what is alive (the seated field) and stop the cyclic garbage collector for the rest of the run."""
+    gc.freeze()
+    gc.disable()
+
 
 __all__ = ["EPOCH", "Simulation", "SimulationError", "SimulationOptions", "SimulationResult"]
 
@@ -188,12 +195,17 @@ class Simulation:
         cloud.watchers.append(self._saved)
         cloud.after(60.0, self._tick, "progress")
         # The field's records (registrations, entrants, bots, accounts) live for the whole run: once the start
-        # has seated everyone, the collector stops rescanning them (its full passes cost a tenth of a large run).
-        cloud.at(EPOCH + FREEZE_AFTER_START, gc.freeze, "gc")
+        # has seated everyone they leave the collector's view, and the collector stops. The play path makes no
+        # reference cycles (tests/unit/test_simulation_garbage.py), so reference counting frees every hand;
+        # a collector kept running would rescan the pending time-outs and events (a tenth of a large run).
+        collecting = gc.isenabled()
+        cloud.at(EPOCH + FREEZE_AFTER_START, _stop_collector, "gc")
         try:
             finished = cloud.run(self._ended, EPOCH + self.deadline)
         finally:
             gc.unfreeze()
+            if collecting:
+                gc.enable()
         if not finished:
             raise SimulationError(f"{self.tournament_id} did not end: {self._status()}")
         return self._finish()
