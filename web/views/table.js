@@ -58,13 +58,24 @@ export function renderTable(main, ctx, tid, tableId) {
   const unsubscribe = live.subscribe(tid, tableId, (frame) => onFrame(frame));
 
   // A safety net for a lost push: the view over HTTP now and then (the WebSocket is the live path).
-  const stopPoll = every(10000, async () => {
+  const stopPoll = every(5000, async () => {
     try {
       update(await ctx.api.get(`/tournaments/${seg(tid)}/tables/${seg(tableId)}`));
+      if (view && !view.hand_in_progress) await showResult();
     } catch (error) {
       if (!view) say(status, problem(error), "error");
     }
   });
+
+  async function showResult() {
+    const s = await ctx.api.get(`/tournaments/${seg(tid)}/standings`);
+    const winner = s.places.find((p) => p.place === 1);
+    if (s.status !== "finished" || !winner || results.querySelector(".winner-banner")) return;
+    const mineAt = s.places.find((p) => p.player === me);
+    results.append(h("p", { class: "banner winner-banner" },
+      `${winner.player} won the tournament`, winner.prize ? ` and ${money(winner.prize)}` : "", ".",
+      mineAt && mineAt.place !== 1 ? ` You finished ${ordinal(mineAt.place)}.` : ""));
+  }
   ctx.api.get(`/tournaments/${seg(tid)}`).then((d) => {
     details = d;
     link.textContent = d.name;
@@ -97,8 +108,9 @@ export function renderTable(main, ctx, tid, tableId) {
       rebuyOffered = true;
       drawControls();
     } else if (frame.event === "placed" && frame.tournament_id === tid && frame.player === me) {
-      fill(results, h("p", { class: "placed banner" }, `You finished ${ordinal(frame.place)}`,
+      results.prepend(h("p", { class: "placed banner" }, `You finished ${ordinal(frame.place)}`,
         frame.prize ? ` and won ${money(frame.prize)}` : "", "."));
+      showResult().catch(() => {});
     } else if (frame.event === "disqualified" && frame.tournament_id === tid) {
       fill(results, h("p", { class: "banner error" }, `You were disqualified: ${frame.reason}`));
     } else if (frame.event === "muted" || frame.event === "unmuted") {
@@ -196,8 +208,10 @@ export function renderTable(main, ctx, tid, tableId) {
     }
     const seat = view.seats.find((s) => s.seat === t.seat);
     const opens = view.seats.every((s) => !s.bet); // nothing in front of anyone: a bet opens the round
-    const nodes = [h("p", { class: "your-turn" }, "Your turn", h("span", { class: "clock", id: "my-clock" }))];
-    const buttons = [h("button", { type: "button", class: "fold", onclick: () => send("fold") }, "Fold")];
+    const nodes = [h("p", { class: "your-turn", dataset: { decision: key } }, "Your turn", h("span", { class: "clock", id: "my-clock" }))];
+    const buttons = [];
+    // the server refuses a fold when nothing is to call ("check instead"): Fold is offered only facing a bet
+    if (!t.can_check) buttons.push(h("button", { type: "button", class: "fold", onclick: () => send("fold") }, "Fold"));
     if (t.can_check) buttons.push(h("button", { type: "button", onclick: () => send("check") }, "Check"));
     else if (t.to_call > 0) {
       buttons.push(h("button", { type: "button", "aria-label": "Call", onclick: () => send("call") },
@@ -274,10 +288,12 @@ export function renderTable(main, ctx, tid, tableId) {
     acting = true;
     const body = { hand: view.hand, seq: t.seq, action: kind };
     if (amount !== undefined) body.amount = amount;
+    const decided = decisionKey;
     try {
       await ctx.api.post(`/tournaments/${seg(tid)}/tables/${seg(tableId)}/actions`, body);
       say(status, "");
-      fill(actions); // the push brings the next decision
+      // the push brings the next decision; it may have come before this answer, and then it stays
+      if (decisionKey === decided) fill(actions);
     } catch (error) {
       say(status, problem(error), "error");
       if (error.status === 409) decisionKey = ""; // stale: draw the decision the next view names
