@@ -15,6 +15,12 @@ over HTTP.
 moto's dispatcher works out the service of every request again (reading its
 service list from disk); the application of a signing service and region is
 kept once found.
+
+botocore reads its JSON models (the service's, ``endpoints.json``) once per
+session, and PynamoDB keeps a session per thread: each of the gateway's handler
+threads, pollers and workflow threads parsed them again for its first client
+(about 7 % of the process's time under the demo). While installed, the files
+read are kept for the process (``SharedModels``): they are read-only data.
 """
 
 from __future__ import annotations
@@ -92,6 +98,45 @@ def _signing_key(headers: dict[str, str]) -> str | None:
     return f"{scope[3]}/{scope[2]}/{headers.get('X-Amz-Target', '').split('.', 1)[0]}"
 
 
+class SharedModels:
+    """botocore's loaders share what they read (the service models, endpoints and partitions) in this process."""
+
+    _CACHED = ("load_data_with_path", "list_api_versions", "list_available_services")
+
+    def __init__(self) -> None:
+        self._originals: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    def install(self) -> None:
+        from botocore.loaders import Loader
+
+        if self._originals:
+            return
+        cache: dict[tuple[Any, ...], Any] = {}
+        lock = self._lock
+        for name in self._CACHED:
+            original = getattr(Loader, name)
+            self._originals[name] = original
+
+            def shared(loader: Any, *args: Any, _original: Any = original, _name: str = name, **kwargs: Any) -> Any:
+                key = (_name, tuple(loader.search_paths), args, tuple(sorted(kwargs.items())))
+                found = cache.get(key)
+                if found is None:
+                    found = _original(loader, *args, **kwargs)
+                    with lock:
+                        cache.setdefault(key, found)
+                return found
+
+            setattr(Loader, name, shared)
+
+    def remove(self) -> None:
+        from botocore.loaders import Loader
+
+        for name, original in self._originals.items():
+            setattr(Loader, name, original)
+        self._originals.clear()
+
+
 class InProcessTransport:
     """Serve botocore requests to the moto server and to ``@connections`` in-process (install/remove)."""
 
@@ -102,6 +147,7 @@ class InProcessTransport:
         self.deliver = deliver
         self._original: Any = None
         self._apps: dict[str, Any] = {}
+        self._models = SharedModels()
 
     def install(self) -> None:
         if self._original is not None:
@@ -117,10 +163,12 @@ class InProcessTransport:
 
         self._original = original
         URLLib3Session.send = send
+        self._models.install()
         if self.moto_app is not None and hasattr(self.moto_app, "get_application"):
             self._patch_dispatcher()
 
     def remove(self) -> None:
+        self._models.remove()
         if self._original is not None:
             URLLib3Session.send = self._original
             self._original = None

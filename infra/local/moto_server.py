@@ -6,12 +6,21 @@ it from inside while it runs, and undoes that on stop:
 - Lambda invocations (from moto's Step Functions executor, or a handler's
   ``lambda.invoke``) run the in-process handler of the function named;
 - an SQS message's delay (``DelaySeconds``) is divided by the time factor;
-- the Step Functions executor is switched on (``POST /moto-api/config``).
+- the Step Functions executor is switched on (``POST /moto-api/config``);
+- DynamoDB costs what the items touched cost, not what the tables hold: a
+  ``TransactWriteItems`` keeps a copy of the items it names to roll back to
+  (moto deep-copies every table it touches, once per item: a transaction's cost
+  grew with every hand and ledger line stored), and the answers of the item
+  operations are written as JSON directly (moto walks the service model for
+  each attribute of each item, most of a Query's cost). Both give the same
+  answers as moto's own (``tests/e2e/test_local_moto_patches.py``).
 """
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import copy
 import json
 import logging
 import threading
@@ -237,6 +246,7 @@ class MotoPatches:
 
         Message.delay = delay  # type: ignore[method-assign,assignment]
         self._undo.append(lambda: setattr(Message, "delay", original_delay))
+        self._undo.append(install_dynamodb_patches())
 
     def remove(self) -> None:
         while self._undo:
@@ -248,3 +258,142 @@ def _invoke_logged(function: Any, event: Any) -> None:
         function.invoke(event)
     except Exception:
         log.exception("%s failed (asynchronous invocation)", function.name)
+
+
+# ---------------------------------------------------------------------- DynamoDB: cost by the items touched
+
+#: Operations whose answer is items and keys only (no timestamps, no blobs but the items' own base64 text):
+#: the answer moto builds is already the wire format.
+FAST_JSON_OPERATIONS = frozenset(
+    {
+        "GetItem",
+        "PutItem",
+        "UpdateItem",
+        "DeleteItem",
+        "Query",
+        "Scan",
+        "BatchGetItem",
+        "BatchWriteItem",
+        "TransactGetItems",
+        "TransactWriteItems",
+    }
+)
+
+
+class _TableIdentity:
+    """``copy`` for moto's DynamoDB backend module: tables are not copied (``_ItemsBackup`` keeps what the
+    transaction touches), anything else is."""
+
+    def __init__(self, real: Any) -> None:
+        self._real = real
+
+    def deepcopy(self, value: Any, memo: Any = None) -> Any:
+        from moto.dynamodb.models.table import Table
+
+        if isinstance(value, Table):
+            return value
+        return self._real.deepcopy(value, memo)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+
+class _ItemsBackup:
+    """The items a ``TransactWriteItems`` names, as they were, and each stream's length, to roll back to."""
+
+    def __init__(self, backend: Any, transact_items: list[dict[str, Any]]) -> None:
+        from moto.dynamodb.models.dynamo_type import DynamoType
+
+        self._saved: list[tuple[Any, Any, Any, Any, bool]] = []
+        self._streams: dict[int, tuple[Any, int]] = {}
+        seen = set()
+        for entry in transact_items:
+            try:
+                op_type, op = next(iter(entry.items()))
+                table = backend.tables[op["TableName"]]
+                attrs = op["Item"] if op_type == "Put" else op["Key"]
+                hash_key = DynamoType(attrs[table.hash_key_attr])
+                range_key = DynamoType(attrs[table.range_key_attr]) if table.range_key_attr else None
+            except (KeyError, StopIteration, TypeError, AttributeError):
+                continue  # moto refuses it before it changes anything
+            marker = (id(table), str(hash_key), str(range_key))
+            if marker in seen:
+                continue  # moto refuses two operations on one item (and the first copy is the one to restore)
+            seen.add(marker)
+            had_hash = hash_key in table.items
+            item = table.get_item(hash_key, range_key) if had_hash or range_key is None else None
+            self._saved.append((table, hash_key, range_key, copy.deepcopy(item), had_hash))
+            shard = table.stream_shard
+            if shard is not None and id(shard) not in self._streams:
+                self._streams[id(shard)] = (shard, len(shard.items))
+
+    def restore(self) -> None:
+        for table, hash_key, range_key, item, had_hash in reversed(self._saved):
+            if range_key is None:
+                if item is None:
+                    table.items.pop(hash_key, None)
+                else:
+                    table.items[hash_key] = item
+                continue
+            rows = table.items[hash_key]
+            if item is None:
+                rows.pop(range_key, None)
+            else:
+                rows[range_key] = item
+            if not rows and not had_hash:
+                table.items.pop(hash_key, None)
+        for shard, length in self._streams.values():
+            del shard.items[length:]
+
+
+def _blob(value: Any) -> str:
+    """A binary attribute (moto keeps the decoded bytes) as the wire's base64 text."""
+    if isinstance(value, bytes | bytearray):
+        return base64.b64encode(bytes(value)).decode("ascii")
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def install_dynamodb_patches(check: bool = False) -> Callable[[], None]:
+    """Transactions roll back the items they touched; item operations answer JSON directly. Returns the undo.
+
+    ``check``: also build moto's own answer and fail on any difference (the tests).
+    """
+    import moto.dynamodb.models as backend_module
+    from moto.dynamodb.models import DynamoDBBackend
+    from moto.dynamodb.responses import DynamoResult
+
+    original_transact = DynamoDBBackend.transact_write_items
+    original_copy = backend_module.__dict__["copy"]
+
+    def transact_write_items(backend: Any, transact_items: list[dict[str, Any]]) -> None:
+        backup = _ItemsBackup(backend, transact_items)
+        try:
+            original_transact(backend, transact_items)
+        except BaseException:
+            backup.restore()
+            raise
+
+    original_execute = DynamoResult.execute_result
+
+    def execute_result(result: Any, context: Any) -> Any:
+        if context.operation_model.name not in FAST_JSON_OPERATIONS:
+            return original_execute(result, context)
+        shape = context.operation_model.output_shape
+        members = shape.members if shape is not None else {}
+        answer = {k: v for k, v in result.result.items() if v is not None and k in members}
+        body = json.dumps(answer, separators=(",", ":"), default=_blob)
+        if check:
+            _, _, moto_body = original_execute(result, context)
+            assert json.loads(moto_body) == json.loads(body), (context.operation_model.name, moto_body, body)
+        return 200, {"Content-Type": "application/x-amz-json-1.0"}, body
+
+    setattr(DynamoDBBackend, "transact_write_items", transact_write_items)  # noqa: B010
+    setattr(backend_module, "copy", _TableIdentity(original_copy))  # noqa: B010
+    setattr(DynamoResult, "execute_result", execute_result)  # noqa: B010
+
+    def undo() -> None:
+        setattr(DynamoDBBackend, "transact_write_items", original_transact)  # noqa: B010
+        setattr(backend_module, "copy", original_copy)  # noqa: B010
+        setattr(DynamoResult, "execute_result", original_execute)  # noqa: B010
+
+    return undo

@@ -1,13 +1,26 @@
 """``tourney demo`` (what ``make demo`` runs): a 60-player tournament played by bots, end to end.
 
 By default (``--via local``) it starts the local stack from the synthesized
-template (``LocalRuntime.from_cdk_out``, synthesizing when needed), prints
-where the Swagger UI is while it runs, and has the bots of ``tourney simulate
---via local`` play a freezeout over HTTP and WebSocket with a progress bar:
-registration, the start by its schedule, every hand, to the winner and the
-payouts. Then it prints the places and prizes and the money, writes the JSON
-report to ``--out`` (default ``out/demo``) and stops the stack. What the
-handlers log goes to ``--out``/stack.log, not to the terminal.
+template (``LocalRuntime.from_cdk_out``, synthesizing when needed), prints the
+web client's address first (``<http>/app/``; the Swagger UI beside it), and has
+the bots of ``tourney simulate --via local`` play a freezeout over HTTP and
+WebSocket with a progress bar: registration, the start by its schedule, every
+hand, to the winner and the payouts; anyone may open the web client meanwhile
+and watch the tables. Then it prints the places and prizes, the money, the
+actions' round trips and the share of decisions the time-out took (late), writes
+the JSON report to ``--out`` (default ``out/demo``) and stops the stack. What
+the handlers log goes to ``--out``/stack.log, not to the terminal. It ends by
+itself (scripts, CI).
+
+``--join [NAME]`` (or ``TOURNEY_DEMO_JOIN=NAME make demo``; ``1`` means
+``guest``) is the demo for a person: the stack runs on port 8000 at a clock a
+person can play at (``--time-factor`` 1 unless given: a decision lasts its 15
+seconds and the time bank its 30), NAME's account is credited, the bots'
+freezeout plays to be watched (the bots think 0.2-1 s), and a Sit&Go of
+``--sng-seats`` seats is announced whose other seats the bots take only once
+NAME (anyone) has registered, one every two seconds; it starts when full, and
+the bots play it with NAME at a person's pace (1-3 s a decision) to the end.
+The stack then stays up until Ctrl-C (docs/operations.md, "The demo").
 
 ``--via memory`` runs the domain in memory instead: registration with fees,
 the seat and button draws, every hand, balancing and breaking, the final
@@ -22,6 +35,7 @@ import argparse
 import contextlib
 import json
 import logging
+import os
 import sys
 import time
 from pathlib import Path
@@ -29,6 +43,11 @@ from typing import Any
 
 from tourney.domain.histories import pokerstars
 from tourney.simulation.command import ProgressBar
+
+JOIN_ENV = "TOURNEY_DEMO_JOIN"
+JOIN_PORT = 8000
+SCRIPTED_TIME_FACTOR = 30.0
+PERSON_TIME_FACTOR = 1.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +60,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="local",
         help="local: the local stack over HTTP/WebSocket (default); memory: the domain in memory",
     )
-    parser.add_argument("--time-factor", type=float, default=30.0, help="--via local: the stack's clock speed-up")
+    parser.add_argument(
+        "--time-factor",
+        type=float,
+        default=None,
+        help=f"--via local: the stack's clock speed-up (default {SCRIPTED_TIME_FACTOR:g}; "
+        f"{PERSON_TIME_FACTOR:g} with --join)",
+    )
+    parser.add_argument(
+        "--join",
+        nargs="?",
+        const="guest",
+        default=_join_from_environment(),
+        metavar="NAME",
+        help=f"stay up for a person (NAME, default guest; or {JOIN_ENV}=NAME): a Sit&Go the bots fill once NAME "
+        "registers in the web client, at a clock a person can play at",
+    )
+    parser.add_argument("--sng-seats", type=int, default=6, help="--join: the Sit&Go's seats (one of them NAME's)")
+    parser.add_argument(
+        "--port", type=int, default=None, help=f"--via local: the port (default any free one; {JOIN_PORT} with --join)"
+    )
+
+
+def _join_from_environment() -> str | None:
+    value = os.environ.get(JOIN_ENV, "").strip()
+    if not value or value.lower() in {"0", "no", "false"}:
+        return None
+    return "guest" if value.lower() in {"1", "yes", "true"} else value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,23 +95,26 @@ def run(args: argparse.Namespace) -> int:
     return run_memory(args)
 
 
+def time_factor_of(args: argparse.Namespace) -> float:
+    """The stack's clock: as given, else x30 for the scripted run and x1 for a person (``--join``)."""
+    given = getattr(args, "time_factor", None)
+    if given is not None:
+        return float(given)
+    return PERSON_TIME_FACTOR if getattr(args, "join", None) else SCRIPTED_TIME_FACTOR
+
+
 def run_local(args: argparse.Namespace) -> int:
-    """The tournament on the local stack, over HTTP and WebSocket."""
+    """The tournament on the local stack, over HTTP and WebSocket (and, with ``--join``, a Sit&Go for a person)."""
     import asyncio
-    from datetime import UTC, datetime
 
     from infra.local.runtime import LocalRuntime
-    from tourney.simulation.local_client import simulate_local
-    from tourney.simulation.memory import SimulationOptions
 
     began = time.monotonic()
-    print(
-        f"tourney demo: a {args.players}-player freezeout ($10+$1) on the local stack, played over HTTP and "
-        f"WebSocket by bots (seed {args.seed}, clock x{args.time_factor:g})"
-    )
+    join: str | None = getattr(args, "join", None)
+    factor = time_factor_of(args)
+    port = args.port if getattr(args, "port", None) is not None else (JOIN_PORT if join else 0)
     args.out.mkdir(parents=True, exist_ok=True)
     log_path = args.out / "stack.log"
-    options = SimulationOptions(players=args.players, seed=args.seed)
     with log_path.open("w") as log_file:
         handler = logging.StreamHandler(log_file)
         root = logging.getLogger()
@@ -74,39 +122,143 @@ def run_local(args: argparse.Namespace) -> int:
         saved_level = root.level
         root.setLevel(logging.INFO)
         try:
-            print("starting the local stack (synthesizing the template if needed)...", flush=True)
-            stack = LocalRuntime.from_cdk_out(time_factor=args.time_factor)
+            print("starting the local stack (synthesizing the template if needed)...", file=sys.stderr, flush=True)
+            stack = LocalRuntime.from_cdk_out(time_factor=factor, port=port)
             with stack:
                 urls = stack.urls
-                print(f"the local stack serves {urls['http']} and {urls['ws']}")
-                print(f"Swagger UI while it runs: {urls['swagger']}")
-                print(f"what the functions log: {log_path}", flush=True)
-                clock = stack.clock
-                bar = ProgressBar(True)
+                app = urls.get("app") or urls["http"] + "/app/"
+                print(f"web client: {app}")
+                print(f"Swagger UI: {urls['swagger']}")
+                print(
+                    f"tourney demo: a {args.players}-player freezeout ($10+$1) played over HTTP and WebSocket by bots "
+                    f"(seed {args.seed}, clock x{factor:g}); open the web client to watch its tables"
+                )
+                print(f"the API: {urls['http']} and {urls['ws']}; what the functions log: {log_path}", flush=True)
                 try:
                     # the handlers print their logs (Powertools) to stdout: into the log file while they run
                     with contextlib.redirect_stdout(log_file):
-                        report = asyncio.run(
-                            simulate_local(
-                                options,
-                                urls,
-                                stack.token,
-                                now=lambda: datetime.fromtimestamp(clock.now(), UTC),
-                                time_factor=args.time_factor,
-                                progress=bar,
-                            )
-                        )
-                finally:
-                    bar.close()
+                        if join:
+                            report, sng = asyncio.run(_with_a_person(args, stack, factor, join))
+                        else:
+                            report, sng = asyncio.run(_bots_only(args, stack, factor)), None
+                except KeyboardInterrupt:
+                    print("\nstopped (Ctrl-C); stopping the local stack...", flush=True)
+                    return 130
+                _finish(args, report, sng, log_path)
+                if join:
+                    print(f"\nthe stack stays up for you at {app}: Ctrl-C stops it")
+                    with contextlib.suppress(KeyboardInterrupt):
+                        while True:
+                            time.sleep(1.0)
                 print("stopping the local stack...", flush=True)
         finally:
             root.removeHandler(handler)
             root.setLevel(saved_level)
-    _print_local(report)
-    (args.out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
-    print(f"files: {args.out}/report.json, {log_path}")
+    if not join:
+        print(f"to play a Sit&Go against the bots yourself: {JOIN_ENV}=yourname make demo (tourney demo --join NAME)")
     print(f"the demo took {time.monotonic() - began:.0f} s")
     return 0 if report["tournament"]["status"] == "finished" and not report["hole_card_leaks"] else 1
+
+
+def _finish(args: argparse.Namespace, report: dict[str, Any], sng: dict[str, Any] | None, log_path: Path) -> None:
+    _print_local(report)
+    (args.out / "report.json").write_text(json.dumps(report, indent=2) + "\n")
+    if sng is not None:
+        _print_sng(sng)
+        (args.out / "sng-report.json").write_text(json.dumps(sng, indent=2) + "\n")
+    print(f"files: {args.out}/report.json, {log_path}", flush=True)
+
+
+def _clock(stack: Any) -> Any:
+    from datetime import UTC, datetime
+
+    clock = stack.clock
+    return lambda: datetime.fromtimestamp(clock.now(), UTC)
+
+
+async def _bots_only(args: argparse.Namespace, stack: Any, factor: float) -> dict[str, Any]:
+    from tourney.simulation.local_client import simulate_local
+    from tourney.simulation.memory import SimulationOptions
+
+    bar = ProgressBar(True)
+    try:
+        return await simulate_local(
+            SimulationOptions(players=args.players, seed=args.seed),
+            stack.urls,
+            stack.token,
+            now=_clock(stack),
+            time_factor=factor,
+            progress=bar,
+            name=f"Demo freezeout ({args.players} bots)",
+        )
+    finally:
+        bar.close()
+
+
+async def _with_a_person(
+    args: argparse.Namespace, stack: Any, factor: float, person: str
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The bots' freezeout to watch and a Sit&Go for ``person``, side by side, each to its end."""
+    import asyncio
+
+    from tourney.domain.structure import TournamentFormat
+    from tourney.simulation.local_client import credit, simulate_local
+    from tourney.simulation.memory import SimulationOptions
+
+    seats = max(2, int(args.sng_seats))
+    sng_options = SimulationOptions(
+        players=seats, seed=args.seed + 1, format=TournamentFormat.SNG, seats=seats, level_minutes=3
+    )
+    await credit(stack.urls, stack.token, person, 10 * (sng_options.buy_in + sng_options.entry_fee))
+    app = stack.urls.get("app") or stack.urls["http"] + "/app/"
+
+    def announce(tournament_id: str, body: dict[str, Any]) -> None:
+        _say(
+            f"\nSit&Go open: '{body['name']}' ({tournament_id}), {seats} seats, $10+$1.\n"
+            f"  Sign in at {app} as '{person}' (credited $110), register for it, and the bots take the other "
+            f"{seats - 1} seats; it starts when full. Decisions: 15 s, then a 30 s time bank (clock x{factor:g}).\n"
+            "  Ctrl-C stops the demo.\n"
+        )
+
+    freezeout = simulate_local(
+        SimulationOptions(players=args.players, seed=args.seed),
+        stack.urls,
+        stack.token,
+        now=_clock(stack),
+        time_factor=factor,
+        name=f"Demo freezeout ({args.players} bots)",
+        think=(0.2, 1.0),
+        timeout_seconds=4 * 3600.0,
+    )
+    sit_and_go = simulate_local(
+        sng_options,
+        stack.urls,
+        stack.token,
+        now=_clock(stack),
+        time_factor=factor,
+        name=f"Demo Sit&Go ({seats} seats, join as {person})",
+        seats_for_people=1,
+        think=(1.0, 3.0),
+        announce=announce,
+        fill_gap_seconds=2.0,
+        timeout_seconds=4 * 3600.0,
+    )
+    report, sng = await asyncio.gather(freezeout, sit_and_go)
+    return report, sng
+
+
+def _say(text: str) -> None:
+    """Print to the terminal while stdout goes to the log file (the handlers' logs)."""
+    out = sys.__stdout__ or sys.stderr
+    out.write(text)
+    out.flush()
+
+
+def _print_sng(report: dict[str, Any]) -> None:
+    t = report["tournament"]
+    print(f"\nSit&Go {t['id']}: {t['status']}, {report['hands']} hands")
+    for row in report["places"]:
+        print(f" {row['place']:>5}  {row['player']:<14} {pokerstars.money(row['prize']):>10}")
 
 
 def _print_local(report: dict[str, Any]) -> None:
@@ -121,6 +273,13 @@ def _print_local(report: dict[str, Any]) -> None:
         f"p99 {actions.get('p99', '-')} ms), {report['messages']} messages pushed over WebSocket, "
         f"hole cards seen by another player: {report['hole_card_leaks']}"
     )
+    late = report.get("late_decisions") or {}
+    if late:
+        refused = f"{report['actions_refused']} {report.get('refusals', {})}"
+        print(
+            f"decisions the time-out took (late): {late['timed_out']} of {late['decisions']} "
+            f"({late['share_percent']:.2f} %); actions refused: {refused}"
+        )
     print("\n place  player             prize")
     for row in report["places"]:
         if row["prize"]:

@@ -17,6 +17,7 @@ API). The report has the CONTRACT.md fields that clients can observe, plus
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
@@ -82,24 +83,67 @@ class Tally:
     """The highest hand number seen at each table."""
     action_seconds: list[float] = field(default_factory=list)
     """How long each action's HTTP round trip took (the bot's POST to its answer)."""
+    refusals: dict[str, int] = field(default_factory=dict)
+    """The refused actions by their error code (``stale_action``: the time-out, or another push, came first)."""
+
+
+@dataclass
+class Board:
+    """The latest standings the run read (every bot looks there first, rather than asking the stack itself)."""
+
+    standings: dict[str, Any] | None = None
+    version: int = 0
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def publish(self, standings: dict[str, Any]) -> None:
+        self.standings = standings
+        self.version += 1
+        self.changed.set()
+        self.changed = asyncio.Event()
+
+    async def newer_than(self, version: int, timeout: float) -> dict[str, Any] | None:
+        """Standings read after ``version`` (waiting up to ``timeout`` seconds for them); None: none yet."""
+        if self.version <= version:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), timeout)
+        return self.standings if self.version > version else None
 
 
 class LocalBot:
-    """One player: its token, its style, its table."""
+    """One player: its token, its style, its table.
 
-    def __init__(self, player: str, bot: Bot, api: Api, ws_url: str, tournament_id: str, tally: Tally) -> None:
+    ``think``: real seconds the bot waits before it acts (drawn between the two bounds; ``(0, 0)``: at once),
+    so that a person at the table sees the bots play.
+    """
+
+    def __init__(
+        self,
+        player: str,
+        bot: Bot,
+        api: Api,
+        ws_url: str,
+        tournament_id: str,
+        tally: Tally,
+        board: Board | None = None,
+        think: tuple[float, float] = (0.0, 0.0),
+    ) -> None:
         self.player = player
         self.bot = bot
         self.api = api
         self.ws_url = ws_url
         self.tournament_id = tournament_id
         self.tally = tally
+        self.board = board or Board()
+        self.think = think
+        self._think_rng = random.Random(player)
         self.table: str | None = None
         self.acted: set[tuple[str, int, int]] = set()
         self.out = False
         self.big_blind = 100  # kept up to date from the standings by the run
         self.started = asyncio.Event()
         """Set by the run once the tournament is running: until then there is no table to look for."""
+        self._lost_at = 0  # the board's version when the bot last had no table
+        self._last_stack: int | None = None  # the bot's stack in the last view that seated it
 
     async def play(self, done: asyncio.Event) -> None:
         session = self.api.session
@@ -109,7 +153,6 @@ class LocalBot:
                     await asyncio.sleep(0.2)  # the run polls the tournament for all the bots
                     continue
                 if self.table is None and not await self._find_table(ws):
-                    await asyncio.sleep(0.5)
                     continue
                 try:
                     message = await ws.receive(timeout=5.0)
@@ -126,14 +169,28 @@ class LocalBot:
                     await self._on_table(data["table"])
 
     async def _find_table(self, ws: Any) -> bool:
-        status, standings = await self.api.call("GET", f"/tournaments/{self.tournament_id}/standings")
-        if status >= 400 or standings is None:
+        """Subscribe to the bot's table, from the run's standings (newer than when the bot lost its table).
+
+        A bot that left its table with chips was moved, and its next decision may come at once: it asks
+        the stack itself rather than waiting for the run's next read. One that left it with none waits.
+        """
+        standings: dict[str, Any] | None
+        if self._last_stack:
+            status, standings = await self.api.call("GET", f"/tournaments/{self.tournament_id}/standings")
+            self._last_stack = None
+            if status >= 400:
+                standings = None
+        else:
+            standings = await self.board.newer_than(self._lost_at, timeout=2.0)
+        if not isinstance(standings, dict):
             return False
+        self._lost_at = self.board.version
         mine = [row for row in standings.get("players", ()) if row["player"] == self.player]
         if not mine:
-            if standings.get("status") == "running" and standings.get("players"):
-                self.out = True  # eliminated
-            return False
+            placed = any(row.get("player") == self.player for row in standings.get("places", ()))
+            if placed or standings.get("status") in FINAL:
+                self.out = True  # eliminated (or it is over)
+            return False  # not seated yet (the start seats table after table), or being moved
         self.table = str(mine[0]["table"])
         await ws.send_json({"action": "subscribe", "tournament_id": self.tournament_id, "table_id": self.table})
         return True
@@ -151,9 +208,12 @@ class LocalBot:
         self.tally.hands[table] = max(self.tally.hands.get(table, 0), int(view.get("hand") or 0))
         if table != self.table:
             return
-        if not any(seat["player"] == self.player for seat in view.get("seats", ())):
+        seat = next((seat for seat in view.get("seats", ()) if seat["player"] == self.player), None)
+        if seat is None:
             self.table = None  # moved or out: the standings say where
+            self._lost_at = self.board.version
             return
+        self._last_stack = int(seat.get("stack") or 0)
         to_act = view.get("to_act")
         if not to_act or to_act.get("player") != self.player:
             return
@@ -162,11 +222,18 @@ class LocalBot:
             return
         self.acted.add(decision)
         body = self._decide(view, to_act)
+        low, high = self.think
+        if high > 0:
+            await asyncio.sleep(self._think_rng.uniform(low, high))
         posted = time.perf_counter()
-        status, _ = await self.api.call("POST", f"/tournaments/{self.tournament_id}/tables/{self.table}/actions", body)
+        status, answer = await self.api.call(
+            "POST", f"/tournaments/{self.tournament_id}/tables/{self.table}/actions", body
+        )
         self.tally.action_seconds.append(time.perf_counter() - posted)
         if status >= 400:
             self.tally.refused += 1  # a race lost to a time-out or a stale push: the next push tells
+            code = str(answer.get("error")) if isinstance(answer, dict) else str(status)
+            self.tally.refusals[code] = self.tally.refusals.get(code, 0) + 1
         else:
             self.tally.actions += 1
 
@@ -217,17 +284,31 @@ async def simulate_local(
     progress: Callable[[int, int], None] | None = None,
     registration_seconds: float = 15.0,
     timeout_seconds: float = 1800.0,
+    name: str | None = None,
+    seats_for_people: int = 0,
+    think: tuple[float, float] = (0.0, 0.0),
+    announce: Callable[[str, dict[str, Any]], None] | None = None,
+    fill_gap_seconds: float = 0.0,
+    standings_every: float = 2.0,
 ) -> dict[str, Any]:
     """Run one tournament on the local stack at ``urls`` (``{"http": ..., "ws": ...}``); the report.
 
     ``now`` is the stack's clock (its virtual time when ``time_factor`` compresses it):
     the start time is set ``registration_seconds`` of real time ahead, for the bots to register.
+
+    ``seats_for_people``: a Sit&Go (``options.format`` sng) of ``options.players`` seats that the bots fill
+    only once that many people (anyone not a bot) have registered, one bot every ``fill_gap_seconds``; it
+    starts when full, as every Sit&Go does. ``announce(tournament_id, details)`` is told the tournament once
+    it is created. ``think``: the bots' real seconds before acting (``LocalBot``). ``standings_every``: real
+    seconds between the run's reads of the standings, which every bot then looks at (``Board``).
     """
     import aiohttp
 
     rng = random.Random(options.seed)
-    players = [f"bot{i:04d}-{options.seed}" for i in range(1, options.players + 1)]
+    bot_count = options.players - seats_for_people
+    players = [f"bot{i:04d}-{options.seed}" for i in range(1, bot_count + 1)]
     tally = Tally()
+    board = Board()
     started = time.monotonic()
     async with aiohttp.ClientSession() as session:
         admin = Api(session, urls["http"], mint("operator", True))
@@ -248,7 +329,7 @@ async def simulate_local(
         )
         window = registration_seconds + 0.25 * len(players)
         body: dict[str, Any] = {
-            "name": f"local {options.format} {options.players} seed {options.seed}",
+            "name": name or f"local {options.format} {options.players} seed {options.seed}",
             "format": str(options.format),
             "buy_in": options.buy_in,
             "entry_fee": options.entry_fee,
@@ -262,14 +343,31 @@ async def simulate_local(
             start_at = now() + timedelta(seconds=window * time_factor)
             body["start_at"] = start_at.isoformat().replace("+00:00", "Z")
         tournament_id = str((await admin.ok("POST", "/admin/tournaments", body))["id"])
-        await asyncio.gather(
-            *(
-                gated(apis[p].ok("POST", f"/tournaments/{tournament_id}/registrations", key=str(uuid.uuid4())))
-                for p in players
+        if announce is not None:
+            announce(tournament_id, body)
+        if seats_for_people:
+            await _wait_for_people(admin, tournament_id, seats_for_people, started + timeout_seconds)
+            for p in players:
+                await apis[p].ok("POST", f"/tournaments/{tournament_id}/registrations", key=str(uuid.uuid4()))
+                await asyncio.sleep(fill_gap_seconds)
+        else:
+            await asyncio.gather(
+                *(
+                    gated(apis[p].ok("POST", f"/tournaments/{tournament_id}/registrations", key=str(uuid.uuid4())))
+                    for p in players
+                )
             )
-        )
         bots = [
-            LocalBot(p, Bot(pick_style(rng), random.Random(rng.random())), apis[p], urls["ws"], tournament_id, tally)
+            LocalBot(
+                p,
+                Bot(pick_style(rng), random.Random(rng.random())),
+                apis[p],
+                urls["ws"],
+                tournament_id,
+                tally,
+                board=board,
+                think=think,
+            )
             for p in players
         ]
         done = asyncio.Event()
@@ -287,10 +385,11 @@ async def simulate_local(
                 if code >= 400 or not isinstance(standings, dict):
                     await asyncio.sleep(1.0)
                     continue  # not started yet
+                board.publish(standings)
                 rows = standings.get("players") or []
                 # The start seats table after table: until every entrant is seated or placed, the standings
                 # show part of the field, so only a complete field counts for chips and tables.
-                if rows and len(rows) + len(standings.get("places") or ()) == len(bots):
+                if rows and len(rows) + len(standings.get("places") or ()) == options.players:
                     tally.chip_totals.add(sum(int(row["chips"]) for row in rows))
                     tables = len({row["table"] for row in rows})
                     tally.tables_at_start = tally.tables_at_start or tables
@@ -302,7 +401,7 @@ async def simulate_local(
                 for task in tasks:
                     if task.done() and task.exception() is not None:
                         raise task.exception()  # type: ignore[misc]
-                await asyncio.sleep(1.0)
+                await asyncio.sleep(standings_every)
             else:
                 raise LocalRunError(f"tournament {tournament_id} did not end within {timeout_seconds:.0f} s")
         finally:
@@ -310,7 +409,58 @@ async def simulate_local(
             await asyncio.gather(*tasks, return_exceptions=True)
         standings = await admin.ok("GET", f"/tournaments/{tournament_id}/standings")
         accounts = {b.player: await b.api.ok("GET", "/me/ledger") for b in bots}
-    return _report(options, details, standings, accounts, tally, cost * 8, time.monotonic() - started)
+        late = await late_decisions(admin, tournament_id, tally.hands)
+    report = _report(options, details, standings, accounts, tally, cost * 8, time.monotonic() - started)
+    report["late_decisions"] = late
+    return report
+
+
+async def credit(urls: dict[str, str], mint: Mint, player: str, amount: int) -> None:
+    """An operator credits ``player``'s account with ``amount`` cents (once per run: the deposit's key)."""
+    import aiohttp
+
+    async with aiohttp.ClientSession() as session:
+        admin = Api(session, urls["http"], mint("operator", True))
+        body = {"amount": amount, "key": f"demo-{player}-{uuid.uuid4().hex[:8]}"}
+        await admin.ok("POST", f"/admin/accounts/{player}/deposits", body)
+
+
+async def _wait_for_people(admin: Api, tournament_id: str, people: int, deadline: float) -> None:
+    """Until ``people`` players who are not this run's bots have registered (no bot has yet)."""
+    while time.monotonic() < deadline:
+        details = await admin.ok("GET", f"/tournaments/{tournament_id}")
+        if details.get("status") in FINAL:
+            raise LocalRunError(f"tournament {tournament_id} ended before anyone joined: {details.get('status')}")
+        if int(details.get("registered") or 0) >= people:
+            return
+        await asyncio.sleep(1.0)
+    raise LocalRunError(f"nobody joined tournament {tournament_id}")
+
+
+async def late_decisions(api: Api, tournament_id: str, hands: dict[str, int]) -> dict[str, Any]:
+    """How many of the players' decisions the time-out took, out of all decisions (every finished hand's history).
+
+    A decision is a player's fold, check, call, bet or raise in the hand's PHH ``actions``; the time-out's
+    check or fold is written ``# timeout``. Every player here is a bot that answers its push at once, so each
+    time-out is a decision the stack delivered, or answered, too late (the push, the POST, or its write came after
+    the decision's time and time bank ran out). ``refused`` in the report counts the POSTs that lost that race.
+    """
+    import tomllib
+
+    decisions = timed_out = read = 0
+    for table, last in sorted(hands.items()):
+        for hand in range(1, last + 1):
+            status, history = await api.call("GET", f"/tournaments/{tournament_id}/tables/{table}/hands/{hand}")
+            if status >= 400 or not isinstance(history, dict):
+                continue  # not finished (a cancelled hand) or not kept
+            read += 1
+            for line in tomllib.loads(str(history.get("phh") or ""))["actions"]:
+                words = str(line).split()
+                if len(words) >= 2 and words[0].startswith("p") and words[1] in {"f", "cc", "cbr"}:
+                    decisions += 1
+                    timed_out += "# timeout" in str(line)
+    share = round(100.0 * timed_out / decisions, 2) if decisions else 0.0
+    return {"hands_read": read, "decisions": decisions, "timed_out": timed_out, "share_percent": share}
 
 
 def _report(
@@ -380,6 +530,7 @@ def _report(
         "messages": tally.messages,
         "actions": tally.actions,
         "actions_refused": tally.refused,
+        "refusals": dict(sorted(tally.refusals.items())),
         "hole_card_leaks": tally.leaks,
         "chip_totals_seen": sorted(tally.chip_totals),
         "leak_examples": tally.leak_examples,
