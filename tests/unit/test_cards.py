@@ -19,3 +19,11 @@ def test_rule_6_suits_rank_spades_hearts_diamonds_clubs() -> None:
 def test_shuffled_deck_is_a_permutation_and_replays_with_a_seeded_rng() -> None:
     assert sorted(shuffled_deck()) == list(FULL_DECK)
     assert shuffled_deck(random.Random(7)) == shuffled_deck(random.Random(7))
+
+
+def test_shuffled_deck_draws_exactly_as_random_shuffle() -> None:
+    """The inlined Fisher-Yates is the standard library's: the same deck for every seed, so as uniform."""
+    for seed in range(300):
+        expected = list(FULL_DECK)
+        random.Random(seed).shuffle(expected)
+        assert shuffled_deck(random.Random(seed)) == expected

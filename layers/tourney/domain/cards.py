@@ -107,7 +107,16 @@ def shuffled_deck(rng: random.Random | None = None) -> list[Card]:
     ``random.Random`` is accepted only so tests and benchmarks can replay.
     """
     deck = list(FULL_DECK)
-    (rng or _SYSTEM_RANDOM).shuffle(deck)
+    getrandbits = (rng or _SYSTEM_RANDOM).getrandbits
+    # ``random.shuffle``'s Fisher-Yates with its rejection sampling inlined: the same draws, so the same deck
+    # for a seed, without a method call per card (the deal is on every hand's path).
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
     return deck
 
 

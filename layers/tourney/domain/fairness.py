@@ -59,8 +59,9 @@ def draw_salts(rng: random.Random | None = None) -> tuple[str, ...]:
     """52 salts of 32 hex characters: from ``secrets`` unless a seeded ``rng`` is given (tests, simulations)."""
     if rng is None or isinstance(rng, random.SystemRandom):
         return tuple(secrets.token_hex(SALT_HEX // 2) for _ in range(DECK_SIZE))
-    bits = f"{rng.getrandbits(4 * SALT_HEX * DECK_SIZE):0{SALT_HEX * DECK_SIZE}x}"
-    return tuple(bits[i * SALT_HEX : (i + 1) * SALT_HEX] for i in range(DECK_SIZE))
+    size = SALT_HEX * DECK_SIZE // 2
+    bits = rng.getrandbits(8 * size).to_bytes(size, "big").hex()  # the same hex as formatting the int, faster
+    return tuple([bits[i : i + SALT_HEX] for i in range(0, 2 * size, SALT_HEX)])
 
 
 def leaf(position: int, card: str, salt: str) -> str:

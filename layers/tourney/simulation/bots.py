@@ -45,9 +45,9 @@ PROFILES: dict[Style, StyleProfile] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Situation:
-    """What the bot to act can see."""
+    """What the bot to act can see (one per decision: a plain class, as a frozen one costs three times more)."""
 
     hole: tuple[Card, Card]
     board: tuple[Card, ...]
@@ -66,7 +66,7 @@ class Move(StrEnum):
     RAISE = "raise"  # bet or raise to ``amount``
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Decision:
     move: Move
     amount: int | None = None

@@ -105,6 +105,35 @@ class Execution:
     answers: list[tuple[str, Any]] = field(default_factory=list)
 
 
+Event = tuple[int, int, Callable[[], None]]
+"""(microseconds since the start, the order it was sent in, the action)."""
+
+
+class _Lane:
+    """The events of one fixed delay, in the order they fall due; the heap holds only the first."""
+
+    __slots__ = ("_entries", "_heap")
+
+    def __init__(self, heap: list[Event]) -> None:
+        self._entries: deque[Event] = deque()
+        self._heap = heap
+
+    def append(self, event: Event) -> None:
+        self._entries.append(event)
+        if len(self._entries) == 1:
+            head: Event = (event[0], event[1], self)
+            heapq.heappush(self._heap, head)
+
+    def __call__(self) -> None:
+        entries = self._entries
+        _, _, action = entries.popleft()
+        if entries:
+            due, order, _ = entries[0]
+            head: Event = (due, order, self)
+            heapq.heappush(self._heap, head)
+        action()
+
+
 class Cloud:
     """The event loop and the adapters of the ports that carry messages and time."""
 
@@ -119,8 +148,10 @@ class Cloud:
         self._start = start
         self._micros = 0
         """The clock in microseconds since ``start``: the heap compares ints, not datetimes."""
-        self._events: list[tuple[int, int, Callable[[], None]]] = []
+        self._events: list[Event] = []
         """(microseconds since start, order, action): plain tuples, the cheapest heap entries."""
+        self._lanes: dict[int, _Lane] = {}
+        """Events sent with one fixed delay, by the delay in microseconds (``after(..., fixed=True)``)."""
         self._order = itertools.count()
         self._crash_at: CrashPoint | None = None
         self._commits_in_invocation = 0
@@ -151,8 +182,21 @@ class Cloud:
     def at(self, when: datetime, action: Callable[[], None], label: str = "") -> None:
         self._push((when - self._start) // _MICROSECOND, action)
 
-    def after(self, seconds: float, action: Callable[[], None], label: str = "") -> None:
-        self._push(self._micros + _micros(seconds), action)
+    def after(self, seconds: float, action: Callable[[], None], label: str = "", *, fixed: bool = False) -> None:
+        """Run ``action`` ``seconds`` from now. ``fixed``: a delay that many events share (a queue's own delay).
+
+        Events of one fixed delay fall due in the order they were sent, so they wait in a FIFO lane with only
+        its head in the heap: a large field's thousands of pending time-outs cost the heap nothing. The order
+        of events is the heap's order either way: (time, then the order sent).
+        """
+        if not fixed:
+            self._push(self._micros + _micros(seconds), action)
+            return
+        delay = _micros(seconds)
+        lane = self._lanes.get(delay)
+        if lane is None:
+            lane = self._lanes[delay] = _Lane(self._events)
+        lane.append((self._micros + max(delay, 0), next(self._order), action))
 
     def _push(self, micros: int, action: Callable[[], None]) -> None:
         now = self._micros
@@ -264,7 +308,8 @@ class Cloud:
         copies, extra = self.faults.delivery(queue)
         for copy in range(copies):
             late = extra if copy == 0 else extra + self.faults.duplicate_lag()
-            self.after(delay + DELIVERY_SECONDS + late, lambda: self.deliver(queue, message, consume), queue)
+            deliver = functools.partial(self.deliver, queue, message, consume)
+            self.after(delay + DELIVERY_SECONDS + late, deliver, queue, fixed=not late)
 
     # -- workflows -----------------------------------------------------------------
 
@@ -273,7 +318,7 @@ class Cloud:
         if name in self.executions:
             return
         execution = self.executions[name] = Execution(name, workflow, started=self.now())
-        self.after(TASK_SECONDS, lambda: self._advance(execution, body, None), name)
+        self.after(TASK_SECONDS, lambda: self._advance(execution, body, None), name, fixed=True)
 
     def _advance(self, execution: Execution, body: Workflow, answer: Any) -> None:
         limit = timedelta(minutes=wiring.WORKFLOWS_BY_NAME[execution.workflow].timeout_minutes)
@@ -299,7 +344,7 @@ class Cloud:
             ok, answer = self.invoke(function, task.call)
         if ok:
             execution.answers.append((task.step, answer))
-            self.after(TASK_SECONDS, lambda: self._advance(execution, body, answer), execution.name)
+            self.after(TASK_SECONDS, lambda: self._advance(execution, body, answer), execution.name, fixed=True)
             return
         interval, backoff, attempts = TASK_RETRY
         if attempt >= attempts and task.catch:
@@ -357,7 +402,7 @@ class _Fifo:
         if group_id in self._busy or not self._groups.get(group_id):
             return
         self._busy.add(group_id)
-        self._cloud.after(delay, lambda: self._deliver(group_id), "coordinator")
+        self._cloud.after(delay, lambda: self._deliver(group_id), "coordinator", fixed=delay == DELIVERY_SECONDS)
 
     def _deliver(self, group_id: str) -> None:
         cloud = self._cloud
