@@ -69,3 +69,22 @@ def test_the_fairness_check_accepts_the_domains_reveal_and_refuses_a_tampered_on
     assert module(page, "fairness.js", "(m, r) => m.verifyReveal(r)", tampered) == [
         "the 52 leaves do not hash to the commitment published at the deal"
     ]
+
+
+def test_the_table_names_the_main_pot_and_the_side_pot_of_a_view_the_services_built(pages: Pages) -> None:
+    from tests.unit.services.test_table_view_pots import side_pot_on_the_flop
+
+    view = side_pot_on_the_flop().to_dict()
+    script = """(m, view) => { const list = m.potsList(view); document.body.append(list);
+        return [...list.querySelectorAll("li")].map((li) => [li.textContent, li.getAttribute("aria-label")]); }"""
+    page = pages.open()
+    shown = module(page, "views/table.js", script, view)
+    names = {s["seat"]: s["player"] for s in view["seats"]}
+    expected = [(name, pot["amount"], ", ".join(names[s] for s in pot["seats"])) for name, pot in
+                zip(("Main pot", "Side pot 1"), view["pots"], strict=True)]  # fmt: skip
+    assert [(label.split(":")[0], text) for text, label in shown] == [
+        (name, f"{name} {amount:,} · {who}") for name, amount, who in expected
+    ]
+    assert "bob, cy" in shown[1][0] and "ann" not in shown[1][0], "ann, all in for less, may not win the side pot"
+    one_pot = {**view, "pots": view["pots"][:1]}
+    assert module(page, "views/table.js", "(m, view) => m.potsList(view)", one_pot) is None

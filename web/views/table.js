@@ -1,5 +1,5 @@
 // A table over the WebSocket: the caller's own view (own hole cards only), pushed on every change.
-// Seats, stacks, bets, button and blinds, pot, board, the decision awaited with its clock and time bank, the
+// Seats, stacks, bets, button and blinds, pot and side pots, board, the decision awaited with its clock and time bank, the
 // caller's legal actions, away/back, rebuy and add-on, chat, and the hands played here.
 
 import { seg } from "../api.js";
@@ -157,6 +157,7 @@ export function renderTable(main, ctx, tid, tableId) {
     const center = h("div", { class: "center" },
       h("div", { class: "board", "aria-label": "Board" }, view.board.length ? view.board.map((c) => face(c)) : h("span", { class: "muted small" }, view.hand_in_progress ? "" : "Waiting for the next hand")),
       view.hand_in_progress || view.pot ? h("p", { class: "pot" }, "Pot ", h("strong", { dataset: { pot: view.pot } }, chips(view.pot))) : null,
+      potsList(view),
       view.street ? h("p", { class: "street small" }, view.street) : null,
       view.commitment ? h("p", { class: "commitment small", title: `Deck commitment ${view.commitment}` }, `Deck ${view.commitment.slice(0, 12)}…`) : null);
     const nodes = [center];
@@ -364,6 +365,21 @@ export function renderTable(main, ctx, tid, tableId) {
     clearInterval(clock);
     main.classList.remove("table-page");
   };
+}
+
+/** The main pot and the side pots gathered so far (`view.pots`), each with who may win it; null without a side pot
+ * (the one pot is then the "Pot" line, with the street's bets in front of the seats). */
+export function potsList(view) {
+  const pots = view.pots || [];
+  if (pots.length < 2) return null;
+  const names = new Map(view.seats.map((s) => [s.seat, s.player]));
+  return h("ul", { class: "pots small", "aria-label": "Pots" },
+    pots.map((pot, i) => {
+      const name = i === 0 ? "Main pot" : `Side pot ${i}`;
+      const who = pot.seats.map((seat) => names.get(seat) || `seat ${seat}`).join(", ");
+      return h("li", { dataset: { amount: pot.amount, seats: pot.seats.join(" ") }, "aria-label": `${name}: ${pot.amount} chips, ${who}` },
+        `${name} `, h("strong", {}, chips(pot.amount)), h("span", { class: "muted" }, ` · ${who}`));
+    }));
 }
 
 function seatTile(s, view, me) {

@@ -166,6 +166,14 @@ class ToAct(View):
 
 
 @dataclass(frozen=True)
+class PotView(View):
+    """One pot in the middle: its chips and the seats that may still win it."""
+
+    amount: int
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class TableView(View):
     """``GET /tournaments/{id}/tables/{table}``: the viewer's view (own hole cards only)."""
 
@@ -187,6 +195,13 @@ class TableView(View):
     closed: bool = False
     commitment: str | None = None
     """The commitment to the deck of the hand dealt (CONTRACT.md, 'Provably fair deals')."""
+    pots: tuple[PotView, ...] = ()
+    """The main pot, then the side pots, as the dealer has gathered them: the chips of the streets before
+    this one (antes and dead chips included), each pot with the seats still holding cards that may win it.
+    The bets of the current street stay in front of the seats (``seats[].bet``) until the street ends, so
+    ``sum(p.amount for p in pots) + sum(s.bet for s in seats) == pot`` at every point of a hand; empty
+    between hands (``pot`` is 0 then) and before the first street's bets are gathered, when no ante was
+    posted. The same for every viewer."""
 
 
 @dataclass(frozen=True)
