@@ -1,7 +1,8 @@
 """``tourney demo`` (what ``make demo`` runs): a 60-player tournament played by bots, end to end.
 
 By default (``--via local``) it starts the local stack from the synthesized
-template (``LocalRuntime.from_cdk_out``, synthesizing when needed), prints the
+template as a process of its own (``tourney local up``, synthesizing when
+needed; the bots are its clients from this process, as people are), prints the
 web client's address first (``<http>/app/``; the Swagger UI beside it), and has
 the bots of ``tourney simulate --via local`` play a freezeout over HTTP and
 WebSocket with a progress bar: registration, the start by its schedule, every
@@ -9,7 +10,7 @@ hand, to the winner and the payouts; anyone may open the web client meanwhile
 and watch the tables. Then it prints the places and prizes, the money, the
 actions' round trips and the share of decisions the time-out took (late), writes
 the JSON report to ``--out`` (default ``out/demo``) and stops the stack. What
-the handlers log goes to ``--out``/stack.log, not to the terminal. It ends by
+the stack logs goes to ``--out``/stack.log, not to the terminal. It ends by
 itself (scripts, CI).
 
 ``--join [NAME]`` (or ``TOURNEY_DEMO_JOIN=NAME make demo``; ``1`` means
@@ -34,19 +35,23 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import logging
 import os
+import signal
+import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from tourney.domain.histories import pokerstars
 from tourney.simulation.command import ProgressBar
 
 JOIN_ENV = "TOURNEY_DEMO_JOIN"
 JOIN_PORT = 8000
-SCRIPTED_TIME_FACTOR = 30.0
+SCRIPTED_TIME_FACTOR = 20.0
 PERSON_TIME_FACTOR = 1.0
 
 
@@ -107,8 +112,6 @@ def run_local(args: argparse.Namespace) -> int:
     """The tournament on the local stack, over HTTP and WebSocket (and, with ``--join``, a Sit&Go for a person)."""
     import asyncio
 
-    from infra.local.runtime import LocalRuntime
-
     began = time.monotonic()
     join: str | None = getattr(args, "join", None)
     factor = time_factor_of(args)
@@ -116,48 +119,87 @@ def run_local(args: argparse.Namespace) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     log_path = args.out / "stack.log"
     with log_path.open("w") as log_file:
-        handler = logging.StreamHandler(log_file)
-        root = logging.getLogger()
-        root.addHandler(handler)
-        saved_level = root.level
-        root.setLevel(logging.INFO)
-        try:
-            print("starting the local stack (synthesizing the template if needed)...", file=sys.stderr, flush=True)
-            stack = LocalRuntime.from_cdk_out(time_factor=factor, port=port)
-            with stack:
-                urls = stack.urls
-                app = urls.get("app") or urls["http"] + "/app/"
-                print(f"web client: {app}")
-                print(f"Swagger UI: {urls['swagger']}")
-                print(
-                    f"tourney demo: a {args.players}-player freezeout ($10+$1) played over HTTP and WebSocket by bots "
-                    f"(seed {args.seed}, clock x{factor:g}); open the web client to watch its tables"
-                )
-                print(f"the API: {urls['http']} and {urls['ws']}; what the functions log: {log_path}", flush=True)
-                try:
-                    # the handlers print their logs (Powertools) to stdout: into the log file while they run
-                    with contextlib.redirect_stdout(log_file):
-                        if join:
-                            report, sng = asyncio.run(_with_a_person(args, stack, factor, join))
-                        else:
-                            report, sng = asyncio.run(_bots_only(args, stack, factor)), None
-                except KeyboardInterrupt:
-                    print("\nstopped (Ctrl-C); stopping the local stack...", flush=True)
-                    return 130
-                _finish(args, report, sng, log_path)
+        print("starting the local stack (synthesizing the template if needed)...", file=sys.stderr, flush=True)
+        with stack_process(args.out, factor, port, log_file) as stack:
+            urls = stack.urls
+            app = urls.get("app") or urls["http"] + "/app/"
+            print(f"web client: {app}")
+            print(f"Swagger UI: {urls['swagger']}")
+            print(
+                f"tourney demo: a {args.players}-player freezeout ($10+$1) played over HTTP and WebSocket by bots "
+                f"(seed {args.seed}, clock x{factor:g}); open the web client to watch its tables"
+            )
+            print(f"the API: {urls['http']} and {urls['ws']}; what the stack logs: {log_path}", flush=True)
+            try:
                 if join:
-                    print(f"\nthe stack stays up for you at {app}: Ctrl-C stops it")
-                    with contextlib.suppress(KeyboardInterrupt):
-                        while True:
-                            time.sleep(1.0)
-                print("stopping the local stack...", flush=True)
-        finally:
-            root.removeHandler(handler)
-            root.setLevel(saved_level)
+                    report, sng = asyncio.run(_with_a_person(args, stack, factor, join))
+                else:
+                    report, sng = asyncio.run(_bots_only(args, stack, factor)), None
+            except KeyboardInterrupt:
+                print("\nstopped (Ctrl-C); stopping the local stack...", flush=True)
+                return 130
+            _finish(args, report, sng, log_path)
+            if join:
+                print(f"\nthe stack stays up for you at {app}: Ctrl-C stops it", flush=True)
+                with contextlib.suppress(KeyboardInterrupt):
+                    while stack.running():
+                        time.sleep(1.0)
+            print("stopping the local stack...", flush=True)
     if not join:
         print(f"to play a Sit&Go against the bots yourself: {JOIN_ENV}=yourname make demo (tourney demo --join NAME)")
     print(f"the demo took {time.monotonic() - began:.0f} s")
     return 0 if report["tournament"]["status"] == "finished" and not report["hole_card_leaks"] else 1
+
+
+@dataclass
+class StackProcess:
+    """A ``tourney local up`` of the demo's own: its URLs, the tokens it accepts, its clock."""
+
+    urls: dict[str, str]
+    token: Callable[[str, bool], str]
+    now: Callable[[], datetime]
+    process: subprocess.Popen[bytes]
+
+    def running(self) -> bool:
+        return self.process.poll() is None
+
+
+@contextlib.contextmanager
+def stack_process(out: Path, factor: float, port: int, log_file: IO[str]) -> Iterator[StackProcess]:
+    """The local stack in a process of its own (``tourney local up``), its output into ``log_file``.
+
+    The bots are clients of another process, as people are: the stack's Python (moto, the gateway, the
+    functions, the pollers) keeps its interpreter to itself, and the bots run on the other core.
+    """
+    from infra.local.command import running_stack
+
+    ready = out / "stack.json"
+    keys = out / "keys"
+    ready.unlink(missing_ok=True)
+    tourney = Path(sys.executable).with_name("tourney")
+    command = [str(tourney)] if tourney.exists() else [sys.executable, "-m", "tourney.cli"]
+    command += ["local", "up", "--port", str(port), "--ready-file", str(ready), "--time-factor", f"{factor:g}"]
+    command += ["--keys-dir", str(keys)]
+    process = subprocess.Popen(command, stdout=log_file, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 900
+        while not ready.exists():
+            if process.poll() is not None:
+                raise RuntimeError(f"the local stack exited with {process.returncode}: see {log_file.name}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the local stack did not start: see {log_file.name}")
+            time.sleep(0.2)
+        urls, mint, now, _ = running_stack(ready, keys_dir=keys)
+        urls["app"] = json.loads(ready.read_text()).get("app") or urls["http"] + "/app/"
+        yield StackProcess(urls, mint, now, process)
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)  # it stops cleanly: WebSockets closed, ready file removed
+            try:
+                process.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
 
 
 def _finish(args: argparse.Namespace, report: dict[str, Any], sng: dict[str, Any] | None, log_path: Path) -> None:
@@ -169,14 +211,7 @@ def _finish(args: argparse.Namespace, report: dict[str, Any], sng: dict[str, Any
     print(f"files: {args.out}/report.json, {log_path}", flush=True)
 
 
-def _clock(stack: Any) -> Any:
-    from datetime import UTC, datetime
-
-    clock = stack.clock
-    return lambda: datetime.fromtimestamp(clock.now(), UTC)
-
-
-async def _bots_only(args: argparse.Namespace, stack: Any, factor: float) -> dict[str, Any]:
+async def _bots_only(args: argparse.Namespace, stack: StackProcess, factor: float) -> dict[str, Any]:
     from tourney.simulation.local_client import simulate_local
     from tourney.simulation.memory import SimulationOptions
 
@@ -186,7 +221,7 @@ async def _bots_only(args: argparse.Namespace, stack: Any, factor: float) -> dic
             SimulationOptions(players=args.players, seed=args.seed),
             stack.urls,
             stack.token,
-            now=_clock(stack),
+            now=stack.now,
             time_factor=factor,
             progress=bar,
             name=f"Demo freezeout ({args.players} bots)",
@@ -196,7 +231,7 @@ async def _bots_only(args: argparse.Namespace, stack: Any, factor: float) -> dic
 
 
 async def _with_a_person(
-    args: argparse.Namespace, stack: Any, factor: float, person: str
+    args: argparse.Namespace, stack: StackProcess, factor: float, person: str
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The bots' freezeout to watch and a Sit&Go for ``person``, side by side, each to its end."""
     import asyncio
@@ -224,7 +259,7 @@ async def _with_a_person(
         SimulationOptions(players=args.players, seed=args.seed),
         stack.urls,
         stack.token,
-        now=_clock(stack),
+        now=stack.now,
         time_factor=factor,
         name=f"Demo freezeout ({args.players} bots)",
         think=(0.2, 1.0),
@@ -234,7 +269,7 @@ async def _with_a_person(
         sng_options,
         stack.urls,
         stack.token,
-        now=_clock(stack),
+        now=stack.now,
         time_factor=factor,
         name=f"Demo Sit&Go ({seats} seats, join as {person})",
         seats_for_people=1,

@@ -133,7 +133,8 @@ class LocalBot:
         self.ws_url = ws_url
         self.tournament_id = tournament_id
         self.tally = tally
-        self.board = board or Board()
+        self.board = board
+        """The run's standings to look at (None: the bot asks the stack itself, as a lone client does)."""
         self.think = think
         self._think_rng = random.Random(player)
         self.table: str | None = None
@@ -175,7 +176,7 @@ class LocalBot:
         the stack itself rather than waiting for the run's next read. One that left it with none waits.
         """
         standings: dict[str, Any] | None
-        if self._last_stack:
+        if self._last_stack or self.board is None:
             status, standings = await self.api.call("GET", f"/tournaments/{self.tournament_id}/standings")
             self._last_stack = None
             if status >= 400:
@@ -183,17 +184,24 @@ class LocalBot:
         else:
             standings = await self.board.newer_than(self._lost_at, timeout=2.0)
         if not isinstance(standings, dict):
+            await self._pause_alone()
             return False
-        self._lost_at = self.board.version
+        self._lost_at = self.board.version if self.board is not None else 0
         mine = [row for row in standings.get("players", ()) if row["player"] == self.player]
         if not mine:
             placed = any(row.get("player") == self.player for row in standings.get("places", ()))
             if placed or standings.get("status") in FINAL:
                 self.out = True  # eliminated (or it is over)
+            await self._pause_alone()
             return False  # not seated yet (the start seats table after table), or being moved
         self.table = str(mine[0]["table"])
         await ws.send_json({"action": "subscribe", "tournament_id": self.tournament_id, "table_id": self.table})
         return True
+
+    async def _pause_alone(self) -> None:
+        """Half a second between a lone bot's own reads of the standings (a shared board paces itself)."""
+        if self.board is None:
+            await asyncio.sleep(0.5)
 
     async def _refresh(self) -> None:
         if self.table is None:
@@ -211,7 +219,7 @@ class LocalBot:
         seat = next((seat for seat in view.get("seats", ()) if seat["player"] == self.player), None)
         if seat is None:
             self.table = None  # moved or out: the standings say where
-            self._lost_at = self.board.version
+            self._lost_at = self.board.version if self.board is not None else 0
             return
         self._last_stack = int(seat.get("stack") or 0)
         to_act = view.get("to_act")
