@@ -71,19 +71,19 @@ def later() -> datetime:
 
 
 def seed_running(
-    stack: LocalRuntime, operator: str, prefix: str, players: tuple[str, str]
+    stack: LocalRuntime, operator: str, prefix: str, players: tuple[str, str], **options: Any
 ) -> tuple[str, dict[str, Any]]:
     """A freezeout started by its schedule with ``players`` at table 1, its first hand folded (so that its
     history exists) and the second waiting for a decision of 300 seconds; its id and the first player's view.
 
     The registration window is a few seconds; when the machine is too busy to register both in it, the next
-    attempt gives twice the time.
+    attempt gives twice the time. ``options``: more of the creation's fields (a rebuy format, its levels).
     """
     window = 6
     for attempt in range(4):
         tid = f"{prefix}-{attempt}"
         start_at = (datetime.now(UTC) + timedelta(seconds=window)).replace(microsecond=0)
-        create(stack, operator, tid, start_at, decision_seconds=300, starting_stack=100_000)
+        create(stack, operator, tid, start_at, **{"decision_seconds": 300, "starting_stack": 100_000, **options})
         if register(stack, tid, *players):
             break
         window *= 2

@@ -35,7 +35,9 @@ export function notice() {
   return h("p", { class: "notice", role: "status", "aria-live": "polite" });
 }
 
+/** Show `text` in `el` as a notice of `kind` (info, ok, error); the element keeps its own classes. */
 export function say(el, text, kind = "info") {
   el.textContent = text;
-  el.className = `notice ${kind}`;
+  el.classList.remove("info", "ok", "error");
+  el.classList.add("notice", kind);
 }
