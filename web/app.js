@@ -96,7 +96,7 @@ function renderNav(ctx) {
     h("a", { href: "#/" }, "Lobby"),
     h("a", { href: "#/account", id: "balance", title: "Balance and ledger" }, "Balance …"),
     ctx.session.operator ? h("a", { href: "#/operator" }, "Operator") : null,
-    h("span", { class: "who" }, ctx.session.player),
+    h("span", { class: "who" }, ctx.session.name || ctx.session.player),
     h("button", { type: "button", class: "link", onclick: out }, "Sign out"),
   );
   refreshBalance(ctx);

@@ -35,7 +35,7 @@ function groupsOf(value) {
   return [];
 }
 
-/** The signed-in caller: {token, player, operator}, or null (none, or expired). */
+/** The signed-in caller: {token, player (the API's id), name (to show), operator}, or null (none, or expired). */
 export function session() {
   const token = sessionStorage.getItem(TOKEN_KEY);
   if (!token) return null;
@@ -45,8 +45,11 @@ export function session() {
       sessionStorage.removeItem(TOKEN_KEY);
       return null;
     }
-    const player = c.username || c["cognito:username"] || c.sub;
-    return { token, player, operator: groupsOf(c["cognito:groups"]).includes("operators") };
+    // the player is who the API takes the token for: `sub`, else `username` (entrypoints/auth.py); in the user
+    // pool `sub` is an id and the name signed in with is `username` (access token) or `cognito:username` (ID token)
+    const player = c.sub || c.username;
+    const name = c.username || c["cognito:username"] || player;
+    return { token, player, name, operator: groupsOf(c["cognito:groups"]).includes("operators") };
   } catch {
     sessionStorage.removeItem(TOKEN_KEY);
     return null;
