@@ -108,8 +108,27 @@ def time_factor_of(args: argparse.Namespace) -> float:
     return PERSON_TIME_FACTOR if getattr(args, "join", None) else SCRIPTED_TIME_FACTOR
 
 
+def _interrupted(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def run_local(args: argparse.Namespace) -> int:
-    """The tournament on the local stack, over HTTP and WebSocket (and, with ``--join``, a Sit&Go for a person)."""
+    """The tournament on the local stack, over HTTP and WebSocket (and, with ``--join``, a Sit&Go for a person).
+
+    Ctrl-C or SIGTERM stops it, and the stack with it (also when started in the background, where SIGINT is
+    ignored by default).
+    """
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _interrupted)
+    try:
+        return _run_local(args)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _run_local(args: argparse.Namespace) -> int:
     import asyncio
 
     began = time.monotonic()
@@ -242,7 +261,7 @@ async def _with_a_person(
 
     seats = max(2, int(args.sng_seats))
     sng_options = SimulationOptions(
-        players=seats, seed=args.seed + 1, format=TournamentFormat.SNG, seats=seats, level_minutes=3
+        players=seats, seed=args.seed + 1, format=TournamentFormat.SNG, seats=seats, level_minutes=2
     )
     await credit(stack.urls, stack.token, person, 10 * (sng_options.buy_in + sng_options.entry_fee))
     app = stack.urls.get("app") or stack.urls["http"] + "/app/"
@@ -251,7 +270,8 @@ async def _with_a_person(
         _say(
             f"\nSit&Go open: '{body['name']}' ({tournament_id}), {seats} seats, $10+$1.\n"
             f"  Sign in at {app} as '{person}' (credited $110), register for it, and the bots take the other "
-            f"{seats - 1} seats; it starts when full. Decisions: 15 s, then a 30 s time bank (clock x{factor:g}).\n"
+            f"{seats - 1} seats; it starts when full. A decision has 15 s and then a 30 s time bank "
+            f"({_real(15, factor)} and {_real(30, factor)} of real time at clock x{factor:g}).\n"
             "  Ctrl-C stops the demo.\n"
         )
 
@@ -280,6 +300,11 @@ async def _with_a_person(
     )
     report, sng = await asyncio.gather(freezeout, sit_and_go)
     return report, sng
+
+
+def _real(seconds: float, factor: float) -> str:
+    """Tournament seconds as real ones at this clock: ``15 s``, ``1.5 s``."""
+    return f"{seconds / factor:.3g} s"
 
 
 def _say(text: str) -> None:

@@ -113,7 +113,8 @@ class LocalBot:
     """One player: its token, its style, its table.
 
     ``think``: real seconds the bot waits before it acts (drawn between the two bounds; ``(0, 0)``: at once),
-    so that a person at the table sees the bots play.
+    so that a person at the table sees the bots play; never more than a third of the decision's time at the
+    stack's clock (``time_factor``), so a thinking bot is not the one the time-out folds.
     """
 
     def __init__(
@@ -126,6 +127,7 @@ class LocalBot:
         tally: Tally,
         board: Board | None = None,
         think: tuple[float, float] = (0.0, 0.0),
+        time_factor: float = 1.0,
     ) -> None:
         self.player = player
         self.bot = bot
@@ -136,6 +138,7 @@ class LocalBot:
         self.board = board
         """The run's standings to look at (None: the bot asks the stack itself, as a lone client does)."""
         self.think = think
+        self.time_factor = time_factor
         self._think_rng = random.Random(player)
         self.table: str | None = None
         self.acted: set[tuple[str, int, int]] = set()
@@ -232,7 +235,9 @@ class LocalBot:
         body = self._decide(view, to_act)
         low, high = self.think
         if high > 0:
-            await asyncio.sleep(self._think_rng.uniform(low, high))
+            # never more than a third of the decision's own time (real seconds at the stack's clock)
+            limit = float(to_act.get("seconds") or 15) / self.time_factor / 3
+            await asyncio.sleep(min(self._think_rng.uniform(low, high), limit))
         posted = time.perf_counter()
         status, answer = await self.api.call(
             "POST", f"/tournaments/{self.tournament_id}/tables/{self.table}/actions", body
@@ -375,6 +380,7 @@ async def simulate_local(
                 tally,
                 board=board,
                 think=think,
+                time_factor=time_factor,
             )
             for p in players
         ]
