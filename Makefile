@@ -24,11 +24,15 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 chromium:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
 
+# Playwright's sync API keeps an event loop running in the process that drives the browser, and the
+# local-stack tests call asyncio.run(): the browser tests run in a pytest process of their own.
 test: setup chromium lint typecheck
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 --ignore=tests/browser
+	$(BIN)/pytest tests/browser
 
 test-all: setup chromium
-	$(BIN)/pytest -n 2 -m ""
+	$(BIN)/pytest -n 2 -m "" --ignore=tests/browser
+	$(BIN)/pytest tests/browser -m ""
 
 unit: setup
 	$(BIN)/pytest tests/unit
