@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 from tourney.domain.cards import card_str, shuffled_deck
 from tourney.domain.errors import StaleVersion
 from tourney.domain.fairness import draw_salts
-from tourney.domain.hand import Hand, SeatStatus, build_pots
+from tourney.domain.hand import SeatStatus
 from tourney.domain.structure import TournamentFormat
 from tourney.domain.table import Awaiting
 from tourney.domain.tournament import TournamentState
@@ -118,22 +118,9 @@ def table_view(
         your_seat=your_seat,
         closed=record.closed,
         commitment=hand.commitment if live and hand is not None else None,
-        pots=gathered_pots(hand) if in_progress and hand is not None else (),
-    )
-
-
-def gathered_pots(hand: Hand) -> tuple[PotView, ...]:
-    """The main and side pots of the chips gathered so far (``TableView.pots``): the current street's bets left out.
-
-    The pots are built as the hand builds them at its end (``build_pots``), over what each seat put
-    in before this street; the chips of a seat folded at once are dead chips, in the first pot.
-    """
-    seats = hand.seats
-    live = [hand.committed(seat) - hand.current_bet(seat) for seat in seats]
-    dead = hand.pot - sum(hand.committed(seat) for seat in seats)
-    holding = [hand.status(seat) is not SeatStatus.FOLDED for seat in seats]
-    return tuple(
-        PotView(amount, tuple(seats[i] for i in players)) for amount, players in build_pots(live, dead, holding)
+        pots=tuple(PotView(p.amount, p.eligible) for p in hand.gathered_pots)
+        if in_progress and hand is not None
+        else (),
     )
 
 

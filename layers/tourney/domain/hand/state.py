@@ -919,6 +919,19 @@ class Hand:
             for amount, players in build_pots(self._paid, self._dead, self._active)
         )
 
+    @property
+    def gathered_pots(self) -> tuple[Pot, ...]:
+        """The main pot and the side pots of the chips gathered so far: the current round's bets left out.
+
+        What a table shows during the hand: the bets still in front of the seats are not in a pot yet.
+        """
+        order = self._seats
+        live = [paid - bet for paid, bet in zip(self._paid, self._bets, strict=True)]
+        return tuple(
+            Pot(amount, tuple(order[j] for j in players))
+            for amount, players in build_pots(live, self._dead, self._active)
+        )
+
     def _i(self, seat: int) -> int:
         try:
             return self._index[seat]
