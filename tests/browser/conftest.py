@@ -15,10 +15,9 @@ from typing import Any
 import pytest
 
 from infra.local.runtime import LocalRuntime
-from infra.local.template import load_stack
+from tests.e2e.seeding import local_stack
 from tests.infra import conftest as infra_conftest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -41,8 +40,7 @@ shared_synth = infra_conftest.synthesized
 @pytest.fixture(scope="session")
 def stack(shared_synth: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRuntime]:
     """One local stack for every browser test (starting one costs seconds)."""
-    runtime = LocalRuntime(load_stack(shared_synth.outdir), REPO_ROOT, port=0, keys_dir=tmp_path_factory.mktemp("keys"))
-    with runtime:
+    with local_stack(shared_synth, tmp_path_factory) as runtime:
         yield runtime
 
 

@@ -12,12 +12,23 @@ import time
 import urllib.error
 import urllib.request
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 from infra.local.runtime import LocalRuntime
+from infra.local.template import load_stack
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 PATIENCE = 60.0
 """Seconds a step may take on a busy machine (the tests check order and outcome, not speed)."""
+
+
+def local_stack(synth: Any, tmp_path_factory: pytest.TempPathFactory) -> LocalRuntime:
+    """A local stack of the infra tests' synthesized template on a free port; use it in ``with``."""
+    return LocalRuntime(load_stack(synth.outdir), REPO_ROOT, port=0, keys_dir=tmp_path_factory.mktemp("keys"))
 
 
 def call(

@@ -37,8 +37,7 @@ from tourney.entrypoints.errors import EdgeError, status_of
 
 from infra import wiring
 from infra.local.runtime import LocalRuntime
-from infra.local.template import load_stack
-from tests.e2e.seeding import PATIENCE, call, create, fund, later, register, seed_running
+from tests.e2e.seeding import PATIENCE, call, create, fund, later, local_stack, register, seed_running
 from tests.infra import conftest as infra_conftest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -191,8 +190,7 @@ class Seeds:
 
 @pytest.fixture(scope="module")
 def seeds(shared_synth: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Seeds]:
-    runtime = LocalRuntime(load_stack(shared_synth.outdir), REPO_ROOT, port=0, keys_dir=tmp_path_factory.mktemp("keys"))
-    with runtime:
+    with local_stack(shared_synth, tmp_path_factory) as runtime:
         fund(runtime, OPERATOR, OWNER, SEATMATE, OTHER)
         running, view = seed_running(runtime, OPERATOR, "az-run", (OWNER, SEATMATE))
         for tid in ("az-open", "az-open2", "az-adm1", "az-adm2"):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -19,10 +18,9 @@ from aws_lambda_powertools.event_handler.api_gateway import APIGatewayHttpResolv
 
 from infra.local.isolation import isolate_powertools_routers
 from infra.local.runtime import LocalRuntime
-from infra.local.template import load_stack
+from tests.e2e.seeding import local_stack
 from tests.infra import conftest as infra_conftest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 shared_synth = infra_conftest.synthesized
 
 
@@ -48,8 +46,7 @@ def test_a_resolvers_current_event_is_per_thread() -> None:
 
 @pytest.fixture(scope="module")
 def stack(shared_synth: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRuntime]:
-    runtime = LocalRuntime(load_stack(shared_synth.outdir), REPO_ROOT, port=0, keys_dir=tmp_path_factory.mktemp("k"))
-    with runtime:
+    with local_stack(shared_synth, tmp_path_factory) as runtime:
         yield runtime
 
 

@@ -21,8 +21,7 @@ import aiohttp
 import pytest
 
 from infra.local.runtime import LocalRuntime
-from infra.local.template import load_stack
-from tests.e2e.seeding import PATIENCE, call, fund, seed_running
+from tests.e2e.seeding import PATIENCE, call, fund, local_stack, seed_running
 from tests.e2e.test_local_stack_smoke import REPO_ROOT
 from tests.infra import conftest as infra_conftest
 
@@ -36,8 +35,7 @@ Frame = dict[str, Any]
 
 @pytest.fixture(scope="module")
 def stack(shared_synth: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRuntime]:
-    runtime = LocalRuntime(load_stack(shared_synth.outdir), REPO_ROOT, port=0, keys_dir=tmp_path_factory.mktemp("keys"))
-    with runtime:
+    with local_stack(shared_synth, tmp_path_factory) as runtime:
         yield runtime
 
 

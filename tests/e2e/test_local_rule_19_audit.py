@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from infra.local.runtime import LocalRuntime
-from infra.local.template import load_stack
+from tests.e2e.seeding import local_stack
 from tests.e2e.test_local_stack_smoke import REPO_ROOT, call
 from tests.infra import conftest as infra_conftest
 
@@ -25,8 +25,7 @@ shared_synth = infra_conftest.synthesized
 
 @pytest.fixture(scope="module")
 def stack(shared_synth: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRuntime]:
-    runtime = LocalRuntime(load_stack(shared_synth.outdir), REPO_ROOT, port=0, keys_dir=tmp_path_factory.mktemp("keys"))
-    with runtime:
+    with local_stack(shared_synth, tmp_path_factory) as runtime:
         yield runtime
 
 

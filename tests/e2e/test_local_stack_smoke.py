@@ -15,16 +15,14 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 
 from infra.local.runtime import LocalRuntime
-from infra.local.template import load_stack
+from tests.e2e.seeding import REPO_ROOT, local_stack
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
 PATIENCE = 60.0
 """Seconds a step may take on a busy machine (the tests check order and outcome, not speed)."""
 
@@ -38,8 +36,7 @@ shared_synth = infra_conftest.synthesized  # the `synthesized` fixture, shared w
 @pytest.fixture(scope="module")
 def stack(shared_synth: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRuntime]:
     # the infra tests' synth (one per test run, shared by the xdist workers), not the repository's cdk.out
-    runtime = LocalRuntime(load_stack(shared_synth.outdir), REPO_ROOT, port=0, keys_dir=tmp_path_factory.mktemp("keys"))
-    with runtime:
+    with local_stack(shared_synth, tmp_path_factory) as runtime:
         yield runtime
 
 

@@ -36,8 +36,7 @@ from typing import Any
 import pytest
 
 from infra.local.runtime import LocalRuntime
-from infra.local.template import load_stack
-from tests.e2e.seeding import create, fund, later, register, seed_running
+from tests.e2e.seeding import create, fund, later, local_stack, register, seed_running
 from tests.infra import conftest as infra_conftest
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -54,8 +53,7 @@ FUZZ_PHASES_SLOW, FUZZ_EXAMPLES_SLOW, FUZZ_CASES_SLOW = "examples,coverage,fuzzi
 @pytest.fixture(scope="module")
 def seeded(shared_synth: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[LocalRuntime, Path]]:
     """The local stack, seeded, and the Schemathesis configuration that points the fuzzer at the seeds."""
-    runtime = LocalRuntime(load_stack(shared_synth.outdir), REPO_ROOT, port=0, keys_dir=tmp_path_factory.mktemp("keys"))
-    with runtime:
+    with local_stack(shared_synth, tmp_path_factory) as runtime:
         fund(runtime, OPERATOR, CALLER, OTHER)
         running, view = seed_running(runtime, OPERATOR, "fz-run", (CALLER, OTHER))
         create(runtime, OPERATOR, "fz-open", later())
