@@ -200,9 +200,12 @@ class HandDealt:
     seats: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Awaiting:
     """The decision the table waits for: what a time-out message must name, and how long it may take.
+
+    A fresh value per call, never kept by the table (not frozen: one is built for every action, and a
+    frozen dataclass costs twice as much to build).
 
     ``time_bank``: the seconds of the player's bank (0 for an away player, who never spends it);
     ``on_time_bank``: the decision's own time ran out and ``seconds`` is what is left of the bank.

@@ -30,7 +30,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from infra import wiring
-from tourney.adapters.memory import FrozenClock, MemoryStore
+from tourney.adapters.memory import MemoryStore
 from tourney.domain.errors import IGNORED_BY_TRIGGERS, TourneyError
 from tourney.services.bootstrap import Services, bootstrap
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
@@ -134,11 +134,39 @@ class _Lane:
         action()
 
 
+class VirtualClock:
+    """The cloud's clock: microseconds since ``start``, made a datetime only when something reads it.
+
+    Most events (a time-out delivered for a decision already taken, a lane's next head) never read the
+    clock, so the event loop moves it by an int and builds no datetime for them.
+    """
+
+    __slots__ = ("_micros", "_now", "_start")
+
+    def __init__(self, start: datetime) -> None:
+        if start.tzinfo is None:
+            raise ValueError("the clock is timezone-aware")
+        self._start = start
+        self._micros = 0
+        self._now: datetime | None = start
+
+    def now(self) -> datetime:
+        now = self._now
+        if now is None:
+            now = self._now = self._start + timedelta(microseconds=self._micros)
+        return now
+
+    def move_to(self, micros: int) -> None:
+        """To ``micros`` after the start (the event loop)."""
+        self._micros = micros
+        self._now = None
+
+
 class Cloud:
     """The event loop and the adapters of the ports that carry messages and time."""
 
     def __init__(self, start: datetime, faults: FaultPlan = NO_FAULTS, *, copy_records: bool = True) -> None:
-        self.clock = FrozenClock(start)
+        self.clock = VirtualClock(start)
         self.faults = faults
         self.store = MemoryStore(copy_records=copy_records)
         self.store.commit_hook = self._on_commit
@@ -204,15 +232,15 @@ class Cloud:
 
     def run(self, done: Callable[[], bool], until: datetime) -> bool:
         """Deliver events in time order until ``done()`` or the clock passes ``until``; True when done."""
-        events, clock, start = self._events, self.clock, self._start
-        limit = (until - start) // _MICROSECOND
+        events, clock = self._events, self.clock
+        limit = (until - self._start) // _MICROSECOND
         while events and not done():
             if events[0][0] > limit:
                 return False
             micros, _, action = heapq.heappop(events)
             if micros != self._micros:
                 self._micros = micros
-                clock.set(start + timedelta(microseconds=micros))
+                clock.move_to(micros)
             action()
         return done()
 
