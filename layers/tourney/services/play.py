@@ -62,9 +62,9 @@ class PlayService:
             uow = self._d.store.unit_of_work()
             uow.save(fresh)
             uow.commit()
-            stored = evolve(fresh, version=fresh.version + 1)
-            awaiting = after_write(self._d, stored, "action")
-            return outcome(stored, hand, seq, action, amount, awaiting)
+            # What follows reads the table, never the record's version: no copy at the stored version is made.
+            awaiting = after_write(self._d, fresh, "action")
+            return outcome(fresh, hand, seq, action, amount, awaiting)
 
         return retrying(self._d, attempt)
 
