@@ -169,10 +169,10 @@ class Cloud:
         self.clock = VirtualClock(start)
         self.faults = faults
         self.store = MemoryStore(copy_records=copy_records)
-        self.store.commit_hook = self._on_commit
-        self.store.on_saved = self._on_saved
+        if faults.crash:
+            self.store.commit_hook = self._on_commit  # only a plan that kills invocations needs to see commits
         self.watchers: list[Callable[[Record], None]] = []
-        """Called with every record a commit saved (the simulation's checks and its timeline)."""
+        """Called with every record a commit saved (the simulation's checks and its timeline): ``watch``."""
         self._start = start
         self._micros = 0
         """The clock in microseconds since ``start``: the heap compares ints, not datetimes."""
@@ -255,6 +255,12 @@ class Cloud:
         self.at(first, tick, name)
 
     # -- invocations and the faults that kill them ----------------------------------
+
+    def watch(self, watcher: Callable[[Record], None]) -> None:
+        """Call ``watcher`` with every record a commit saves, once the commit applied."""
+        self.watchers.append(watcher)
+        # One watcher (the simulation's) is the store's hook itself: a call fewer for every record saved.
+        self.store.on_saved = watcher if len(self.watchers) == 1 else self._on_saved
 
     def _on_saved(self, record: Record) -> None:
         for watcher in self.watchers:

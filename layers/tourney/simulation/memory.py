@@ -192,7 +192,7 @@ class Simulation:
         self._fund_and_register()
         cloud.every("watchdog", cloud.now(), lambda: self.services.recovery.watch())
         cloud.every("sweeper", cloud.now(), lambda: self.services.recovery.sweep())
-        cloud.watchers.append(self._saved)
+        cloud.watch(self._saved)
         cloud.after(60.0, self._tick, "progress")
         # The field's records (registrations, entrants, bots, accounts) live for the whole run: once the start
         # has seated everyone they leave the collector's view, and the collector stops. The play path makes no
