@@ -614,6 +614,12 @@ class Table:
         return hand
 
     def _own_seat(self, player: str, seat: int | None) -> int:
+        hand = self._hand
+        actor = hand.actor if hand is not None else None
+        if actor is not None and (seat is None or seat == actor):
+            sitting = self._seats.get(actor)
+            if sitting is not None and sitting.player == player:
+                return actor  # who acts is nearly always the player to act: no scan of the seats
         try:
             own = self.seat_of(player)
         except NotSeated:

@@ -11,7 +11,10 @@ import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 
 def _plain(value: Any) -> Any:
@@ -28,10 +31,14 @@ def _plain(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True)
 class View:
+    """What every view (a frozen dataclass, but for ``ActionOutcome``) shares: its plain-data form."""
+
+    __slots__ = ()
+
     def to_dict(self) -> dict[str, Any]:
-        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        fields = dataclasses.fields(cast("DataclassInstance", self))  # every view is a dataclass
+        return {f.name: _plain(getattr(self, f.name)) for f in fields}
 
 
 # -- lobby ----------------------------------------------------------------------
@@ -321,9 +328,12 @@ class Restarted(View):
 # -- play -----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ActionOutcome(View):
-    """An action (or a time-out) applied: the decision awaited next, or the hand over."""
+    """An action (or a time-out) applied: the decision awaited next, or the hand over.
+
+    Not frozen, unlike the other views: one is built for every action, and a frozen one costs twice as much.
+    """
 
     tournament_id: str
     table: str
