@@ -126,7 +126,8 @@ class Crowd:
         player = table.player_at(due.seat)
         if player is None or not table.awaits(due.hand, due.seq, due.seat):
             return  # the decision moved on (a time-out, a restart): nothing to answer
-        self._maybe_buy(player, record.level, table.stack(due.seat))
+        if self._config().last_rebuy_level is not None:  # a freezeout offers nothing to buy
+            self._maybe_buy(player, record.level, table.stack(due.seat))
         hand = table.hand
         assert hand is not None
         action = next_action(self.bot(player), hand, due.seat)
