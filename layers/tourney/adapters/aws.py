@@ -104,7 +104,7 @@ class SqsTimeouts:
 
     def arm(self, message: TimeoutDue | RebuyDue, delay_seconds: int) -> None:
         delay = max(0, min(int(delay_seconds), MAX_SQS_DELAY))
-        self._sqs.send_message(QueueUrl=self._url, MessageBody=message.model_dump_json(), DelaySeconds=delay)
+        self._sqs.send_message(QueueUrl=self._url, MessageBody=message.to_json(), DelaySeconds=delay)
 
 
 class SqsCoordination:
@@ -124,7 +124,7 @@ class SqsCoordination:
     def _send(self, message: HandEnded | RebuyClosed, dedup: str) -> None:
         self._sqs.send_message(
             QueueUrl=self._url,
-            MessageBody=message.model_dump_json(),
+            MessageBody=message.to_json(),
             MessageGroupId=message.tournament_id,
             MessageDeduplicationId=dedup[:128],
         )
@@ -133,7 +133,7 @@ class SqsCoordination:
         self._send(message, f"hand#{message.tournament_id}#{message.table}#{message.hand}")
 
     def rebuy_closed(self, message: RebuyClosed) -> None:
-        self._send(message, f"rebuy#{message.model_dump_json()}")
+        self._send(message, f"rebuy#{message.to_json()}")
 
 
 class EventBridgeStartScheduler:

@@ -1,4 +1,4 @@
-"""Payloads of queues, schedules and workflow steps: pydantic models, each with a contract test.
+"""Payloads of queues, schedules and workflow steps, each with a contract test.
 
 Every message is idempotent by its content: a duplicate delivery changes
 nothing (``TimeoutDue`` names the decision ``hand``/``seq`` it times out;
@@ -6,13 +6,23 @@ nothing (``TimeoutDue`` names the decision ``hand``/``seq`` it times out;
 ``kind`` tells the messages of one queue apart: the time-outs queue carries
 ``TimeoutDue`` and ``RebuyDue`` (:func:`parse_timer`), the coordinator's FIFO
 queue ``HandEnded`` and ``RebuyClosed`` (:func:`parse_coordination`).
+
+The four queue messages are frozen slotted dataclasses, validated by pydantic
+where they come off a queue (``parse_timer``, ``parse_coordination``: the same
+constraints, unknown fields refused): a ``TimeoutDue`` is built for every
+decision, and a pydantic model costs twice as much to build. The schedules'
+and workflows' payloads, built a few times per tournament, are pydantic models.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+NonEmpty = Annotated[str, Field(min_length=1)]
+HandNumber = Annotated[int, Field(ge=1)]
 
 
 class Message(BaseModel):
@@ -25,45 +35,73 @@ class Message(BaseModel):
         return self.model_dump(mode="json")
 
 
-class TimeoutDue(Message):
+class QueueMessage:
+    """What the queue messages share: their wire form, as pydantic writes it."""
+
+    __slots__ = ()
+    __pydantic_config__: ClassVar[ConfigDict] = ConfigDict(extra="forbid")
+
+    def to_json(self) -> str:
+        return _adapter(type(self)).dump_json(self).decode()
+
+    def to_dict(self) -> dict[str, Any]:
+        dumped: dict[str, Any] = _adapter(type(self)).dump_python(self, mode="json")
+        return dumped
+
+
+_ADAPTERS: dict[type, TypeAdapter[Any]] = {}
+
+
+def _adapter(kind: type) -> TypeAdapter[Any]:
+    found = _ADAPTERS.get(kind)
+    if found is None:
+        found = _ADAPTERS[kind] = TypeAdapter(kind)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class TimeoutDue(QueueMessage):
     """A decision's time ran out (RULES.md, rule 16): check or fold, unless it is stale."""
 
-    kind: Literal["timeout_due"] = "timeout_due"
-    tournament_id: str = Field(min_length=1)
-    table: str = Field(min_length=1)
-    hand: int = Field(ge=1)
-    seq: int = Field(ge=0)
-    seat: int = Field(ge=1, le=10)
+    tournament_id: NonEmpty
+    table: NonEmpty
+    hand: HandNumber
+    seq: Annotated[int, Field(ge=0)]
+    seat: Annotated[int, Field(ge=1, le=10)]
     armed_for_away: bool = False
     time_bank: bool = False
     """Armed for the player's time bank, which started when the decision's own time ran out."""
+    kind: Literal["timeout_due"] = "timeout_due"
 
 
-class RebuyDue(Message):
+@dataclass(frozen=True, slots=True)
+class RebuyDue(QueueMessage):
     """The rebuy window of the players who busted in ``hand`` at ``table`` has closed (RULES.md, Rebuys)."""
 
+    tournament_id: NonEmpty
+    table: NonEmpty
+    hand: HandNumber
     kind: Literal["rebuy_due"] = "rebuy_due"
-    tournament_id: str = Field(min_length=1)
-    table: str = Field(min_length=1)
-    hand: int = Field(ge=1)
 
 
-class HandEnded(Message):
+@dataclass(frozen=True, slots=True)
+class HandEnded(QueueMessage):
     """A hand was played out at ``table``: the coordinator places, pays, balances and deals the next."""
 
+    tournament_id: NonEmpty
+    table: NonEmpty
+    hand: HandNumber
     kind: Literal["hand_ended"] = "hand_ended"
-    tournament_id: str = Field(min_length=1)
-    table: str = Field(min_length=1)
-    hand: int = Field(ge=1)
 
 
-class RebuyClosed(Message):
+@dataclass(frozen=True, slots=True)
+class RebuyClosed(QueueMessage):
     """To the coordinator: the rebuy window after ``hand`` at ``table`` is over (time, or every bust-out rebought)."""
 
+    tournament_id: NonEmpty
+    table: NonEmpty
+    hand: HandNumber
     kind: Literal["rebuy_closed"] = "rebuy_closed"
-    tournament_id: str = Field(min_length=1)
-    table: str = Field(min_length=1)
-    hand: int = Field(ge=1)
 
 
 class StartTournament(Message):
@@ -134,6 +172,7 @@ __all__ = [
     "DealFirstHands",
     "HandEnded",
     "Message",
+    "QueueMessage",
     "RebuyClosed",
     "RebuyDue",
     "Recover",

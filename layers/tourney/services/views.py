@@ -328,12 +328,9 @@ class Restarted(View):
 # -- play -----------------------------------------------------------------------
 
 
-@dataclass(slots=True)
+@dataclass(slots=True)  # not frozen, unlike the other views: one is built per action, a frozen one costs twice as much
 class ActionOutcome(View):
-    """An action (or a time-out) applied: the decision awaited next, or the hand over.
-
-    Not frozen, unlike the other views: one is built for every action, and a frozen one costs twice as much.
-    """
+    """An action (or a time-out) applied: the decision awaited next, or the hand over."""
 
     tournament_id: str
     table: str

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -92,5 +93,19 @@ def test_workflow_payloads_have_fixed_shapes() -> None:
 
 def test_messages_are_frozen() -> None:
     message = HandEnded(tournament_id="t1", table="1", hand=3)
-    with pytest.raises(ValidationError):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         message.hand = 4  # type: ignore[misc]
+    plan = StartPlan(tournament_id="t", status="running")
+    with pytest.raises(ValidationError):
+        plan.tables = 4  # type: ignore[misc]
+
+
+def test_a_queue_message_written_with_bad_values_is_refused_where_it_comes_off_the_queue() -> None:
+    # Given queue messages built in code (not validated there) that break the contract
+    bad_seat = TimeoutDue(tournament_id="t", table="1", hand=1, seq=0, seat=11)
+    no_table = HandEnded(tournament_id="t", table="", hand=1)
+    # When their wire form is parsed by the consumer; Then it is refused
+    with pytest.raises(ValidationError):
+        parse_timer(bad_seat.to_json())
+    with pytest.raises(ValidationError):
+        parse_coordination(no_table.to_json())
