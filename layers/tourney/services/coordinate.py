@@ -25,8 +25,9 @@ players out of chips are eliminated at once. The restart deals again
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from tourney.domain.balancing import seat_moves
 from tourney.domain.errors import NotFound
@@ -81,7 +82,10 @@ class CoordinatorService:
         writes: dict[tuple[str, ...], Record] = {}
         if isinstance(m, HandEnded):
             if record.rebuy_pending:
-                return duplicate  # the first step of this hand end was done: the window is open
+                # The first step of this hand end was done: the window is open. The invocation that opened it may
+                # have died before arming its close (the queue then delivers this again): arm it for what is left.
+                self._arm_rebuy_close(record, m.hand, state, now)
+                return duplicate
             writes[("hand",)] = self._history(record, now)
             record = self._add_pending_chips(record)
             held = self._held_without_chips(record)
@@ -100,6 +104,17 @@ class CoordinatorService:
         else:
             record = self._add_pending_chips(record)
         return self._settle(coordinator, record, writes, now)
+
+    def _arm_rebuy_close(self, record: TableRecord, hand: int, state: TournamentState, now: datetime) -> None:
+        """Arm the close of the rebuy window opened when ``hand`` ended: a second close is a no-op."""
+        d = self._d
+        try:
+            opened = d.store.hands.get(record.tournament_id, record.table_id, hand).ended_at
+        except NotFound:
+            opened = now
+        left = (opened + timedelta(seconds=state.config.decision_seconds) - now).total_seconds()
+        due = RebuyDue(tournament_id=record.tournament_id, table=record.table_id, hand=hand)
+        d.timers.arm(due, max(0, math.ceil(left)))  # whole seconds, as SQS delays are: never before the window ends
 
     # -- the hand's end, settled ---------------------------------------------------
 

@@ -25,7 +25,7 @@ from tourney.domain.structure import TournamentFormat
 from tourney.services.compensation import UNITS_PER_STEP, pay_step
 from tourney.services.deps import Deps
 from tourney.services.management import disqualified_leave
-from tourney.services.messages import HandEnded
+from tourney.services.messages import HandEnded, RebuyClosed
 from tourney.services.records import TableRecord, TournamentRecord
 from tourney.services.register import start_when_full
 from tourney.services.start import cancel_before_start
@@ -366,7 +366,13 @@ class RecoveryService:
                 table = record.table
                 hand = table.hand
                 if hand is not None and hand.is_over and record.coordinated_hand < table.hand_number:
-                    if quiet >= RESEND_AFTER and not record.rebuy_pending:
+                    if quiet >= RESEND_AFTER and record.rebuy_pending:
+                        # A rebuy window open this long is over (it lasts a decision's time): its close was lost.
+                        d.coordination.rebuy_closed(
+                            RebuyClosed(tournament_id=t.tournament_id, table=record.table_id, hand=table.hand_number)
+                        )
+                        resent.append(record.table_id)
+                    elif quiet >= RESEND_AFTER:
                         d.coordination.hand_ended(
                             HandEnded(tournament_id=t.tournament_id, table=record.table_id, hand=table.hand_number)
                         )
