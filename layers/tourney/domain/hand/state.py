@@ -111,6 +111,10 @@ class Options(NamedTuple):
     bet: int
 
 
+_NO_CHIPS: Final = (Folded, Checked)
+_WAGERS: Final = (Bet, Raised)
+"""Tuples, not ``Folded | Checked``: a union written in an ``isinstance`` call is built anew at every call."""
+
 FOLD_AT_ONCE: Final = "fold_at_once"
 """How ``to_dict`` writes a fold out of turn (a disqualification, RULES.md rule 19)."""
 
@@ -983,12 +987,12 @@ class Hand:
         """Plain data (ints, bools, strings, lists): the deal and the decisions, replayed by ``from_dict``."""
         decisions: list[list[Any]] = []
         for record in self._log:
-            if isinstance(record, Folded | Checked):
+            if isinstance(record, _NO_CHIPS):
                 kind = FOLD_AT_ONCE if type(record) is FoldedAtOnce else record.kind.value
                 decisions.append([kind, record.seat, 0, record.timed_out])
             elif isinstance(record, Called):
                 decisions.append([record.kind.value, record.seat, 0, False])
-            elif isinstance(record, Bet | Raised):
+            elif isinstance(record, _WAGERS):
                 decisions.append([record.kind.value, record.seat, record.to, False])
         return {
             "version": FORMAT_VERSION,
