@@ -36,7 +36,6 @@ from tourney.services.records import EntrantRecord, TableRecord, TournamentRecor
 from tourney.services.tables import after_write, push_table, retrying
 from tourney.services.views import ActionOutcome, PresenceView, PurchaseView
 
-
 _KINDS: dict[str, ActionKind] = {kind.value: kind for kind in ActionKind}
 """The actions by their public names (a dict lookup costs a fifth of ``ActionKind(name)``)."""
 
