@@ -35,6 +35,12 @@ class TimeoutService:
                 RebuyClosed(tournament_id=message.tournament_id, table=message.table, hand=message.hand)
             )
             return None
+        try:
+            record = self._d.store.tables.get(message.tournament_id, message.table)
+        except NotFound:
+            return None
+        if record.closed or not record.table.awaits(message.hand, message.seq, message.seat):
+            return None  # the decision moved on: most time-outs, since most players act in time
         return retrying(self._d, lambda: self._timeout(message))
 
     def _timeout(self, m: TimeoutDue) -> ActionOutcome | None:

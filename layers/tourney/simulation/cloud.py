@@ -218,7 +218,9 @@ class Cloud:
         of events is the heap's order either way: (time, then the order sent).
         """
         if not fixed:
-            self._push(self._micros + _micros(seconds), action)
+            now = self._micros
+            due = now + round(seconds * 1_000_000)  # _micros, inlined: a bot's every decision comes here
+            heapq.heappush(self._events, (due if due > now else now, next(self._order), action))
             return
         delay = _micros(seconds)
         lane = self._lanes.get(delay)
