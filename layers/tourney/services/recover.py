@@ -366,13 +366,14 @@ class RecoveryService:
                 table = record.table
                 hand = table.hand
                 if hand is not None and hand.is_over and record.coordinated_hand < table.hand_number:
-                    if quiet >= RESEND_AFTER and record.rebuy_pending:
-                        # A rebuy window open this long is over (it lasts a decision's time): its close was lost.
+                    window = timedelta(seconds=record.decision_seconds)  # a rebuy window lasts a decision's time
+                    if record.rebuy_pending and quiet >= window + RESEND_AFTER:
+                        # A window open a minute past its length is over: its close was lost.
                         d.coordination.rebuy_closed(
                             RebuyClosed(tournament_id=t.tournament_id, table=record.table_id, hand=table.hand_number)
                         )
                         resent.append(record.table_id)
-                    elif quiet >= RESEND_AFTER:
+                    elif not record.rebuy_pending and quiet >= RESEND_AFTER:
                         d.coordination.hand_ended(
                             HandEnded(tournament_id=t.tournament_id, table=record.table_id, hand=table.hand_number)
                         )

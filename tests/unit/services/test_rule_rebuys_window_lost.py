@@ -7,7 +7,7 @@ within the decision time or is eliminated. The coordinator opens the window
 the table waiting forever: the redelivered hand end was a no-op and the
 watchdog skipped tables with a window open. Now the redelivered hand end arms
 the close again for what is left of the window, and the watchdog closes a
-window open longer than a minute.
+window open a minute past its length (the decision time).
 """
 
 from __future__ import annotations
@@ -72,13 +72,16 @@ def test_rebuys_a_redelivered_hand_end_arms_the_lost_close_of_the_rebuy_window_f
     assert record.rebuy_pending == () and record.coordinated_hand == ended.hand
 
 
-def test_rebuys_the_watchdog_closes_a_rebuy_window_whose_close_was_lost(
+def test_rebuys_the_watchdog_closes_a_rebuy_window_whose_close_was_lost_a_minute_after_it_ended(
     services: Services, create: Callable[..., str], clock: FrozenClock
 ) -> None:
     # Given a window opened, its close lost, and no redelivery
     tid, ended = _window_opened(services, create, clock)
-    # When the watchdog runs a minute later
-    clock.advance(61)
+    # When the watchdog runs while the window (15 s) and a minute more have not yet passed: nothing is sent
+    clock.advance(74)
+    assert services.recovery.watch().resent == ()
+    # When it runs once they have
+    clock.advance(2)
     report = services.recovery.watch()
     # Then it sent the window's close to the coordinator, which settles the hand
     assert report.resent == ("1",)
