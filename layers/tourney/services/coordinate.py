@@ -80,11 +80,16 @@ class CoordinatorService:
         state = coordinator.state
         now = d.clock.now()
         writes: dict[tuple[str, ...], Record] = {}
+        decision_seconds = state.config.decision_seconds  # a rebuy window lasts a decision's time
         if isinstance(m, HandEnded):
             if record.rebuy_pending:
                 # The first step of this hand end was done: the window is open. The invocation that opened it may
                 # have died before arming its close (the queue then delivers this again): arm it for what is left.
-                self._arm_rebuy_close(record, m.hand, state, now)
+                try:
+                    opened = store.hands.get(tid, m.table, m.hand).ended_at
+                except NotFound:
+                    opened = now
+                self._arm_rebuy_close(tid, m.table, m.hand, opened + timedelta(seconds=decision_seconds), now)
                 return duplicate
             writes[("hand",)] = self._history(record, now)
             record = self._add_pending_chips(record)
@@ -95,7 +100,7 @@ class CoordinatorService:
                 uow.save(writes[("hand",)])
                 uow.save(record)
                 uow.commit()
-                d.timers.arm(RebuyDue(tournament_id=tid, table=m.table, hand=m.hand), state.config.decision_seconds)
+                self._arm_rebuy_close(tid, m.table, m.hand, now + timedelta(seconds=decision_seconds), now)
                 for player in held:
                     d.pushes.to_player(player, {"event": "rebuy_offered", "tournament_id": tid, "table": m.table})
                 return Coordinated(tid, m.table, m.hand, waiting_for_rebuys=held)
@@ -105,16 +110,11 @@ class CoordinatorService:
             record = self._add_pending_chips(record)
         return self._settle(coordinator, record, writes, now)
 
-    def _arm_rebuy_close(self, record: TableRecord, hand: int, state: TournamentState, now: datetime) -> None:
-        """Arm the close of the rebuy window opened when ``hand`` ended: a second close is a no-op."""
-        d = self._d
-        try:
-            opened = d.store.hands.get(record.tournament_id, record.table_id, hand).ended_at
-        except NotFound:
-            opened = now
-        left = (opened + timedelta(seconds=state.config.decision_seconds) - now).total_seconds()
-        due = RebuyDue(tournament_id=record.tournament_id, table=record.table_id, hand=hand)
-        d.timers.arm(due, max(0, math.ceil(left)))  # whole seconds, as SQS delays are: never before the window ends
+    def _arm_rebuy_close(self, tid: str, table: str, hand: int, closes: datetime, now: datetime) -> None:
+        """Arm the close of the rebuy window opened when ``hand`` ended, due at ``closes``: a second is a no-op."""
+        left = (closes - now).total_seconds()
+        due = RebuyDue(tournament_id=tid, table=table, hand=hand)
+        self._d.timers.arm(due, max(0, math.ceil(left)))  # whole seconds, as SQS delays: never before it closes
 
     # -- the hand's end, settled ---------------------------------------------------
 

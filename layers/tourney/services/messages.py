@@ -75,32 +75,32 @@ class TimeoutDue(QueueMessage):
 
 
 @dataclass(frozen=True, slots=True)
-class RebuyDue(QueueMessage):
-    """The rebuy window of the players who busted in ``hand`` at ``table`` has closed (RULES.md, Rebuys)."""
+class _AfterHand(QueueMessage):
+    """What the messages about one hand's end at one table name."""
 
     tournament_id: NonEmpty
     table: NonEmpty
     hand: HandNumber
+
+
+@dataclass(frozen=True, slots=True)
+class RebuyDue(_AfterHand):
+    """The rebuy window of the players who busted in ``hand`` at ``table`` has closed (RULES.md, Rebuys)."""
+
     kind: Literal["rebuy_due"] = "rebuy_due"
 
 
 @dataclass(frozen=True, slots=True)
-class HandEnded(QueueMessage):
+class HandEnded(_AfterHand):
     """A hand was played out at ``table``: the coordinator places, pays, balances and deals the next."""
 
-    tournament_id: NonEmpty
-    table: NonEmpty
-    hand: HandNumber
     kind: Literal["hand_ended"] = "hand_ended"
 
 
 @dataclass(frozen=True, slots=True)
-class RebuyClosed(QueueMessage):
+class RebuyClosed(_AfterHand):
     """To the coordinator: the rebuy window after ``hand`` at ``table`` is over (time, or every bust-out rebought)."""
 
-    tournament_id: NonEmpty
-    table: NonEmpty
-    hand: HandNumber
     kind: Literal["rebuy_closed"] = "rebuy_closed"
 
 

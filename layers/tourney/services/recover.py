@@ -366,14 +366,16 @@ class RecoveryService:
                 table = record.table
                 hand = table.hand
                 if hand is not None and hand.is_over and record.coordinated_hand < table.hand_number:
-                    window = timedelta(seconds=record.decision_seconds)  # a rebuy window lasts a decision's time
-                    if record.rebuy_pending and quiet >= window + RESEND_AFTER:
-                        # A window open a minute past its length is over: its close was lost.
-                        d.coordination.rebuy_closed(
-                            RebuyClosed(tournament_id=t.tournament_id, table=record.table_id, hand=table.hand_number)
-                        )
-                        resent.append(record.table_id)
-                    elif not record.rebuy_pending and quiet >= RESEND_AFTER:
+                    if record.rebuy_pending:
+                        # A rebuy window lasts a decision's time: one open a minute past that lost its close.
+                        if quiet >= timedelta(seconds=record.decision_seconds) + RESEND_AFTER:
+                            d.coordination.rebuy_closed(
+                                RebuyClosed(
+                                    tournament_id=t.tournament_id, table=record.table_id, hand=table.hand_number
+                                )
+                            )
+                            resent.append(record.table_id)
+                    elif quiet >= RESEND_AFTER:
                         d.coordination.hand_ended(
                             HandEnded(tournament_id=t.tournament_id, table=record.table_id, hand=table.hand_number)
                         )

@@ -17,7 +17,7 @@ from tourney.domain.table import BankStarted
 from tourney.services.deps import Deps
 from tourney.services.messages import RebuyClosed, RebuyDue, TimeoutDue
 from tourney.services.play import outcome
-from tourney.services.records import evolve
+from tourney.services.records import TableRecord, evolve
 from tourney.services.tables import after_write, retrying
 from tourney.services.views import ActionOutcome
 
@@ -35,20 +35,26 @@ class TimeoutService:
                 RebuyClosed(tournament_id=message.tournament_id, table=message.table, hand=message.hand)
             )
             return None
-        try:
-            record = self._d.store.tables.get(message.tournament_id, message.table)
-        except NotFound:
-            return None
-        if record.closed or not record.table.awaits(message.hand, message.seq, message.seat):
+        if self._awaiting(message) is None:
             return None  # the decision moved on: most time-outs, since most players act in time
         return retrying(self._d, lambda: self._timeout(message))
 
+    def _awaiting(self, m: TimeoutDue) -> TableRecord | None:
+        """The table, if it still awaits the decision ``m`` was armed for."""
+        try:
+            record = self._d.store.tables.get(m.tournament_id, m.table)
+        except NotFound:
+            return None
+        if record.closed or not record.table.awaits(m.hand, m.seq, m.seat):
+            return None
+        return record
+
     def _timeout(self, m: TimeoutDue) -> ActionOutcome | None:
         d = self._d
+        record = self._awaiting(m)  # read again: a retry follows a write that won the race
+        if record is None:
+            return None
         try:
-            record = d.store.tables.get(m.tournament_id, m.table)
-            if record.closed or not record.table.awaits(m.hand, m.seq, m.seat):
-                return None  # the decision moved on: most time-outs, since most players act in time
             record_ = record.table.timeout(
                 m.seat,
                 hand=m.hand,

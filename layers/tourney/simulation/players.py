@@ -126,8 +126,9 @@ class Crowd:
         player = table.player_at(due.seat)
         if player is None or not table.awaits(due.hand, due.seq, due.seat):
             return  # the decision moved on (a time-out, a restart): nothing to answer
-        if self._config().last_rebuy_level is not None:  # a freezeout offers nothing to buy
-            self._maybe_buy(player, record.level, table.stack(due.seat))
+        last = self._config().last_rebuy_level
+        if last is not None:  # a freezeout offers nothing to buy
+            self._maybe_buy(player, record.level, table.stack(due.seat), last)
         hand = table.hand
         assert hand is not None
         action = next_action(self.bot(player), hand, due.seat)
@@ -141,12 +142,12 @@ class Crowd:
         else:
             self.counts.actions += 1
 
-    def _maybe_buy(self, player: str, level: int, stack: int) -> None:
-        """The add-on once it is offered (the structure is public), and the eager rebuys of a chaos run."""
+    def _maybe_buy(self, player: str, level: int, stack: int, last: int) -> None:
+        """The add-on once it is offered (the structure is public), and the eager rebuys of a chaos run.
+
+        ``last``: the last rebuy level (the add-on is offered in the level after it).
+        """
         config = self._config()
-        last = config.last_rebuy_level
-        if last is None:
-            return
         if config.add_on is not None and level == last + 1 and player not in self._add_on_decided:
             self._add_on_decided.add(player)
             buys = self.rng.random() < ADD_ON_CHANCE and self._can_pay(player)
