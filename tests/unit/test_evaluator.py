@@ -5,7 +5,15 @@ import random
 
 import pytest
 from tourney.domain.cards import parse_cards
-from tourney.domain.evaluator import HandCategory, category, describe, evaluate, evaluate7
+from tourney.domain.evaluator import (
+    HandCategory,
+    category,
+    category_number,
+    describe,
+    evaluate,
+    evaluate7,
+    evaluate_unchecked,
+)
 
 from bench.evaluator import measure_evaluators
 
@@ -198,6 +206,17 @@ def test_five_six_and_seven_cards_agree_with_their_best_subsets() -> None:
         assert seven == evaluate7(*cards)
         assert seven == max(evaluate(list(c)) for c in itertools.combinations(cards, 6))
         assert six == max(evaluate(list(c)) for c in itertools.combinations(cards[:6], 5))
+
+
+def test_the_unchecked_evaluation_and_the_category_number_agree_with_the_checked_ones() -> None:
+    # Given seeded random hands of five, six and seven cards
+    rng = random.Random(20261201)
+    for _ in range(600):
+        cards = rng.sample(range(52), rng.choice((5, 6, 7)))
+        # Then the bots' unchecked path gives the same strength and category
+        found = evaluate(cards)
+        assert evaluate_unchecked(cards) == evaluate_unchecked(tuple(cards)) == found
+        assert category_number(found) == int(category(found))
 
 
 def test_card_order_does_not_matter() -> None:

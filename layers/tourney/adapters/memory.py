@@ -217,9 +217,10 @@ class MemoryStore:
     def __init__(self, *, copy_records: bool = True) -> None:
         self.copy_records = copy_records
         self._items: dict[Key, Any] = {}
-        self._buckets: dict[Key, dict[Key, Any]] = {}
-        """The same items by (kind, tournament): a scan of one tournament's tables reads only those."""
-        self._kinds: dict[Any, dict[Key, Any]] = {}
+        self._buckets: dict[Key, dict[Key, None]] = {}
+        """The keys by (kind, tournament), in the order first saved: a scan of one tournament's tables reads
+        only those. Keys, not items: an item saved again (most commits) changes ``_items`` alone."""
+        self._kinds: dict[Any, dict[Key, None]] = {}
         self._ledger = Ledger()
         self._lock = threading.RLock()
         self.before_commit: Callable[[], None] | None = None
@@ -256,15 +257,20 @@ class MemoryStore:
     def stored_entrants(self, tournament_id: str) -> list[EntrantRecord]:
         """Every stored entrant of the tournament, not copies (read-only), in no order."""
         with self._lock:
-            return list(self._buckets.get(("entrant", tournament_id), {}).values())
+            return self._values(self._buckets.get(("entrant", tournament_id), ()))
 
     def stored_tables(self, tournament_id: str) -> list[TableRecord]:
         """Every stored table of the tournament, not copies (read-only), by table id."""
         with self._lock:
-            found: list[TableRecord] = list(self._buckets.get(("table", tournament_id), {}).values())
+            found: list[TableRecord] = self._values(self._buckets.get(("table", tournament_id), ()))
         return sorted(found, key=lambda t: (len(t.table_id), t.table_id))
 
     # -- reading ----------------------------------------------------------------
+
+    def _values(self, keys: Iterable[Key]) -> list[Any]:
+        """The stored items of ``keys`` themselves (an index's), not copies."""
+        items = self._items
+        return [items[key] for key in keys]
 
     def _get(self, key: Key) -> Any:
         with self._lock:
@@ -278,8 +284,8 @@ class MemoryStore:
     def _scan(self, prefix: Key) -> list[Any]:
         with self._lock:
             n = len(prefix)
-            items = self._buckets.get(prefix[:2], {}).items() if n >= 2 else self._kinds.get(prefix[0], {}).items()
-            found = [v for k, v in sorted(items, key=lambda kv: kv[0]) if k[:n] == prefix]
+            keys = self._buckets.get(prefix[:2], ()) if n >= 2 else self._kinds.get(prefix[0], ())
+            found = self._values(k for k in sorted(keys) if k[:n] == prefix)
             if found and type(found[0]) is tuple:
                 return [_unpacked(v) for v in found]
             return [_copy(v) for v in found] if self.copy_records else found
@@ -287,15 +293,11 @@ class MemoryStore:
     def _put(self, key: Key, value: Any) -> None:
         if type(value) is HandRecord:
             value = _packed(value)
-        self._items[key] = value
-        bucket = self._buckets.get(key[:2])
-        if bucket is None:
-            bucket = self._buckets[key[:2]] = {}
-        bucket[key] = value
-        kind = self._kinds.get(key[0])
-        if kind is None:
-            kind = self._kinds[key[0]] = {}
-        kind[key] = value
+        items = self._items
+        if key not in items:
+            self._buckets.setdefault(key[:2], {})[key] = None
+            self._kinds.setdefault(key[0], {})[key] = None
+        items[key] = value
 
     # -- writing ----------------------------------------------------------------
 

@@ -48,7 +48,7 @@ class MemoryAudit:
 
     def for_player(self, player_id: str) -> Sequence[AuditRecord]:
         with self._s._lock:
-            found = [r for r in self._s._kinds.get("audit", {}).values() if r.player_id == player_id]
+            found = [r for r in self._s._values(self._s._kinds.get("audit", ())) if r.player_id == player_id]
         return _ordered(found)
 
 

@@ -252,6 +252,13 @@ def evaluate(cards: Sequence[Card]) -> int:
     return _evaluate_few(cards)
 
 
+def evaluate_unchecked(cards: Sequence[Card]) -> int:
+    """``evaluate`` without validation, for callers that hold five to seven distinct cards (the bots)."""
+    if len(cards) == 7:
+        return evaluate7(*cards)
+    return _evaluate_few(cards)
+
+
 def _evaluate_few(cards: Sequence[Card]) -> int:
     """Five or six cards, from their rank counts (no seven-card table applies)."""
     suit_masks = [0, 0, 0, 0]
@@ -285,6 +292,11 @@ def _evaluate_few(cards: Sequence[Card]) -> int:
 def category(strength: int) -> HandCategory:
     """The category of a strength returned by ``evaluate7`` or ``evaluate``."""
     return HandCategory(strength >> 20)
+
+
+def category_number(strength: int) -> int:
+    """``int(category(strength))`` without building the enum member (0 high card .. 8 straight flush)."""
+    return strength >> 20
 
 
 _SINGULAR: Final = (

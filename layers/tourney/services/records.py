@@ -307,13 +307,14 @@ def evolve(record: R, **changes: Any) -> R:
     """``dataclasses.replace(record, **changes)`` without its per-call introspection (the play path's hot spot).
 
     Records have no ``__post_init__``, so copying the fields and changing some is all ``replace`` does.
+    A name that is not a field would add a key to the copy's fields, which is how it is caught.
     """
-    fields = record.__dataclass_fields__
-    if not changes.keys() <= fields.keys():
-        raise TypeError(f"{type(record).__name__} has no field {sorted(changes.keys() - fields.keys())}")
+    fields = record.__dict__.copy()
+    fields.update(changes)
+    if len(fields) != len(record.__dict__):
+        raise TypeError(f"{type(record).__name__} has no field {sorted(fields.keys() - record.__dict__.keys())}")
     changed = object.__new__(type(record))
-    changed.__dict__.update(record.__dict__)
-    changed.__dict__.update(changes)
+    object.__setattr__(changed, "__dict__", fields)
     return changed
 
 

@@ -129,11 +129,11 @@ def push_table(deps: Deps, record: TableRecord, event: str) -> None:
 
     Views are built only for the viewers connected (``Pushes.to_table_views``).
     """
-    kw = {"decision_seconds": record.decision_seconds, "away_seconds": record.away_seconds}
 
     def view(player: str | None) -> dict[str, Any]:
         viewer = player if player in record.table.players.values() else None
-        return {"event": event, "table": table_view(record, viewer, **kw).to_dict()}
+        seen = table_view(record, viewer, decision_seconds=record.decision_seconds, away_seconds=record.away_seconds)
+        return {"event": event, "table": seen.to_dict()}
 
     deps.pushes.to_table_views(record.tournament_id, record.table_id, view)
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from tourney.domain.cards import Card
-from tourney.domain.evaluator import category, evaluate
+from tourney.domain.evaluator import category_number, evaluate_unchecked
 from tourney.domain.hand import ActionKind, Hand
 
 
@@ -98,9 +98,11 @@ def chen_score(hole: tuple[Card, Card]) -> float:
 
 def _made_strength(hole: tuple[Card, Card], board: tuple[Card, ...]) -> int:
     """0 (nothing beyond the board) .. 8: how much the hole cards add."""
-    mine = int(category(evaluate([*hole, *board])))
-    on_board = int(category(evaluate(board))) if len(board) >= 5 else 0
-    return max(0, mine - on_board)
+    mine = category_number(evaluate_unchecked((*hole, *board)))  # a dealt hand's cards are distinct
+    if len(board) < 5:
+        return mine
+    on_board = category_number(evaluate_unchecked(board))
+    return mine - on_board if mine > on_board else 0
 
 
 class Bot:

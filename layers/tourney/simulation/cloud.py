@@ -153,7 +153,7 @@ class VirtualClock:
     def now(self) -> datetime:
         now = self._now
         if now is None:
-            now = self._now = self._start + timedelta(microseconds=self._micros)
+            now = self._now = self._start + timedelta(0, 0, self._micros)  # positional: a third cheaper
         return now
 
     def move_to(self, micros: int) -> None:
@@ -327,7 +327,7 @@ class Cloud:
     def deliver(self, queue: str, message: Any, consume: Callable[[Any], Any], receives: int = 1) -> None:
         """A standard queue's delivery: failed ones come back after the visibility timeout, then dead-letter."""
         spec = QUEUES[queue]
-        ok, _ = self.invoke(spec.consumer, lambda: consume(message))
+        ok, _ = self.invoke(spec.consumer, functools.partial(consume, message))
         if ok:
             return
         if receives >= spec.max_receive_count:
@@ -341,10 +341,14 @@ class Cloud:
 
     def send(self, queue: str, message: Any, consume: Callable[[Any], Any], delay: float = 0.0) -> None:
         """A standard queue's send: the fault plan may deliver it twice, or late (so out of order)."""
-        copies, extra = self.faults.delivery(queue)
+        faults = self.faults
+        deliver = functools.partial(self.deliver, queue, message, consume)
+        if not (faults.duplicate or faults.late):  # once and on time (``delivery`` draws nothing then)
+            self.after(delay + DELIVERY_SECONDS, deliver, queue, fixed=True)
+            return
+        copies, extra = faults.delivery(queue)
         for copy in range(copies):
-            late = extra if copy == 0 else extra + self.faults.duplicate_lag()
-            deliver = functools.partial(self.deliver, queue, message, consume)
+            late = extra if copy == 0 else extra + faults.duplicate_lag()
             self.after(delay + DELIVERY_SECONDS + late, deliver, queue, fixed=not late)
 
     # -- workflows -----------------------------------------------------------------

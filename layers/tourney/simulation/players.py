@@ -131,7 +131,7 @@ class Crowd:
             self._maybe_buy(player, record.level, table.stack(due.seat), last)
         hand = table.hand
         assert hand is not None
-        action = next_action(self.bot(player), hand, due.seat)
+        action = next_action(self.bots.get(player) or self.bot(player), hand, due.seat)
         if action is None:
             return
         kind, amount = action
