@@ -9,6 +9,7 @@ import boto3
 import pytest
 from tourney.adapters.aws import (
     EventBridgeStartScheduler,
+    JitteredBackoff,
     SqsCoordination,
     SqsTimeouts,
     StepFunctionsWorkflows,
@@ -102,6 +103,7 @@ def test_pushes_reach_each_subscriber_with_what_it_may_see() -> None:
 def test_bootstrap_aws_builds_the_services_from_the_settings() -> None:
     services = bootstrap_aws(Settings.from_environ({"TIMEOUTS_QUEUE_URL": "q", "CONNECTIONS_ENDPOINT": "https://e/s"}))
     assert services.lobby.list_tournaments() == ()
+    assert isinstance(services.deps.backoff, JitteredBackoff)  # lost races on DynamoDB wait a jittered while
 
 
 def test_the_clock_follows_the_local_stacks_virtual_time() -> None:

@@ -12,6 +12,7 @@ import threading
 from datetime import timedelta
 
 import pytest
+from tourney.adapters.aws import JitteredBackoff
 from tourney.adapters.dynamo.ledger import LedgerShards
 from tourney.adapters.dynamo.store import DynamoStore
 from tourney.adapters.memory import (
@@ -45,6 +46,7 @@ def services_on_dynamo(store: DynamoStore) -> Services:
         start_scheduler=MemoryStartScheduler(),
         workflows=MemoryWorkflows(),
         clock=clock,
+        backoff=JitteredBackoff(),  # as bootstrap_aws
     )
 
 

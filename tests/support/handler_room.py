@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from tourney.adapters.aws import JitteredBackoff
 from tourney.adapters.dynamo.ledger import LedgerShards
 from tourney.adapters.dynamo.store import DynamoStore
 from tourney.adapters.memory import (
@@ -79,6 +80,7 @@ def services_on_dynamo(clock: FrozenClock, seed: int = 3) -> Services:
         clock=clock,
         rng=random.Random(seed),
         adapters=adapters,
+        backoff=JitteredBackoff(),  # as bootstrap_aws: requests racing on DynamoDB spread out
     )
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import random
+import secrets
 import time
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
@@ -21,6 +23,31 @@ from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutD
 
 MAX_SQS_DELAY = 900
 """SQS holds a message back at most 15 minutes; a longer wait is re-armed by the consumer."""
+
+
+class JitteredBackoff:
+    """The wait after a lost race on DynamoDB: "full jitter", a uniform draw up to a doubling cap.
+
+    After the ``lost``-th loss it waits between 0 and ``min(cap, base * 2 ** (lost - 1))`` seconds
+    (20, 40, 80, 160 ms by default: 300 ms at most over the five tries a service makes). Requests
+    racing for one item (a waiting list, a counter shard) then come back at different moments,
+    rather than all at once to lose again.
+    """
+
+    def __init__(
+        self,
+        base: float = 0.02,
+        cap: float = 0.2,
+        *,
+        rng: random.Random | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self._base, self._cap = base, cap
+        self._rng = rng if rng is not None else secrets.SystemRandom()  # as every draw in production
+        self._sleep = sleep
+
+    def __call__(self, lost: int) -> None:
+        self._sleep(self._rng.uniform(0.0, min(self._cap, self._base * 2 ** (lost - 1))))
 
 
 class SystemClock:

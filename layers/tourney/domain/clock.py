@@ -31,6 +31,8 @@ from tourney.domain.errors import InvalidClock
 from tourney.domain.structure import BlindLevel
 
 _ZERO = timedelta(0)
+_MICROSECOND = timedelta(microseconds=1)
+_MINUTE_US = 60_000_000
 
 
 def _require_aware(name: str, instant: datetime) -> None:
@@ -119,15 +121,17 @@ class TournamentClock:
             raise InvalidClock("a blind structure needs at least one level")
         played = self.play_time(now)
         paused = self.is_paused and now >= self.pauses[-1].start
-        level_start = _ZERO
+        played_us = played // _MICROSECOND  # whole microseconds: the walk below adds ints, not timedeltas
+        level_start = 0
         for level in levels:
-            level_end = level_start + timedelta(minutes=level.minutes)
-            if played < level_end:
-                return LevelPosition(level, played - level_start, level_end - played, played, paused)
+            level_end = level_start + level.minutes * _MINUTE_US
+            if played_us < level_end:
+                elapsed = played - timedelta(microseconds=level_start)
+                return LevelPosition(level, elapsed, timedelta(microseconds=level_end) - played, played, paused)
             level_start = level_end
         last = levels[-1]
         # Past the structure's end the last level continues; its elapsed time counts from its own start.
-        last_start = level_start - timedelta(minutes=last.minutes)
+        last_start = timedelta(microseconds=level_start - last.minutes * _MINUTE_US)
         return LevelPosition(last, played - last_start, None, played, paused)
 
     def level_at(self, levels: Sequence[BlindLevel], now: datetime) -> BlindLevel:

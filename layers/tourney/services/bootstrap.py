@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -73,10 +74,12 @@ def bootstrap(
     rng: random.Random | None = None,
     adapters: Any = None,
     chat_log: ChatLog | None = None,
+    backoff: Callable[[int], None] | None = None,
 ) -> Services:
     """Wire the services over the given adapters (``rng``: ``secrets.SystemRandom()`` by default).
 
     ``chat_log``: where the table chat keeps its lines and rate windows (in memory by default).
+    ``backoff``: the wait after a lost race (``Deps.backoff``; none by default).
     """
     deps = Deps(
         store=store,
@@ -87,6 +90,7 @@ def bootstrap(
         workflows=workflows,
         clock=clock,
         rng=rng if rng is not None else secrets.SystemRandom(),
+        **({"backoff": backoff} if backoff is not None else {}),
     )
     return Services(
         lobby=LobbyService(deps),
@@ -147,6 +151,7 @@ def bootstrap_aws(config: Settings) -> Services:
     """
     from tourney.adapters.aws import (
         EventBridgeStartScheduler,
+        JitteredBackoff,
         SqsCoordination,
         SqsTimeouts,
         StepFunctionsWorkflows,
@@ -169,4 +174,5 @@ def bootstrap_aws(config: Settings) -> Services:
         workflows=StepFunctionsWorkflows(config.start_workflow_arn, config.recovery_workflow_arn),
         clock=SystemClock(config.local_time_factor, config.local_time_origin),
         chat_log=DynamoChatLog(),
+        backoff=JitteredBackoff(),
     )

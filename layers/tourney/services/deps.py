@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tourney.services.ports import (
@@ -29,3 +30,7 @@ class Deps:
     """``secrets.SystemRandom()`` in production: shuffles, seat draws and button draws."""
     retries: int = 5
     """How often a service retries a unit of work that lost a race (``StaleVersion``) before giving up."""
+    backoff: Callable[[int], None] = lambda lost: None
+    """Called after the ``lost``-th lost race, before trying again: the AWS adapters wait a jittered
+    while (``JitteredBackoff``), so that many requests racing for one item spread out instead of
+    colliding again on every retry; in memory nothing waits (no other process races)."""

@@ -30,13 +30,17 @@ T = TypeVar("T")
 
 
 def retrying(deps: Deps, attempt: Callable[[], T]) -> T:
-    """Run ``attempt`` (read, decide, commit) again when its commit lost a race; the last loss is raised."""
-    for _ in range(deps.retries - 1):
+    """Run ``attempt`` (read, decide, commit) again when its commit lost a race; the last loss is raised.
+
+    Between tries ``deps.backoff`` waits (a jittered while on AWS, nothing in memory).
+    """
+    for lost in range(1, deps.retries):
         try:
             return attempt()
-        except StaleVersion as lost:
-            if type(lost) is not StaleVersion:
+        except StaleVersion as error:
+            if type(error) is not StaleVersion:
                 raise  # StaleAction and kin: the request itself is stale, retrying cannot help
+        deps.backoff(lost)
     return attempt()
 
 
