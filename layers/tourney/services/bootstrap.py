@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from tourney.services.accounts import AccountsService
@@ -90,8 +90,9 @@ def bootstrap(
         workflows=workflows,
         clock=clock,
         rng=rng if rng is not None else secrets.SystemRandom(),
-        **({"backoff": backoff} if backoff is not None else {}),
     )
+    if backoff is not None:
+        deps = replace(deps, backoff=backoff)
     return Services(
         lobby=LobbyService(deps),
         accounts=AccountsService(deps),
