@@ -430,19 +430,23 @@ class Table:
     ) -> Awaiting | None:
         """The decision awaited now, with its time limit (RULES.md, rule 16; 'Defaults'), or ``None``."""
         hand = self._hand
-        if hand is None or hand.is_over or hand.actor is None:
+        if hand is None or hand.is_over:
             return None
         seat = hand.actor
+        if seat is None:
+            return None
+        seq = hand.seq
         sp = self._seats[seat]
-        running = self._running_bank(hand.seq, seat)
+        away = sp.away
+        running = self._running_bank(seq, seat) if self._bank_running is not None else None
         return Awaiting(
             hand=self._hand_number,
-            seq=hand.seq,
+            seq=seq,
             seat=seat,
             player=sp.player,
-            away=sp.away,
-            seconds=running.seconds if running else decision_seconds(sp.away, normal=normal, when_away=when_away),
-            time_bank=0 if sp.away else sp.bank.seconds,
+            away=away,
+            seconds=running.seconds if running else (when_away if away else normal),  # decision_seconds
+            time_bank=0 if away else sp.bank.seconds,
             on_time_bank=running is not None,
         )
 

@@ -23,6 +23,7 @@ racing the termination either commits before it or is refused.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 
 from tourney.domain.errors import Conflict, IllegalAction, NoHandInProgress, NotFound, NotSeated
@@ -51,24 +52,35 @@ class PlayService:
         kind = _KINDS.get(action) if isinstance(action, str) else None
         if kind is None:
             raise IllegalAction(f"unknown action {action!r}")
+        return retrying(self._d, functools.partial(self._act, tid, table, player, hand, seq, action, kind, amount))
 
-        def attempt() -> ActionOutcome:
-            record = self._d.store.tables.get(tid, table)
-            if record.closed:
-                raise NoHandInProgress(f"table {table} is closed")
-            if record.halted:
-                raise Conflict(f"{tid} is terminated: no action is accepted until it restarts (rule 17)")
-            now = self._d.clock.now()
-            record.table.act(player, kind, amount, hand=hand, seq=seq, now=now)
-            fresh = evolve(record, updated_at=now)
-            uow = self._d.store.unit_of_work()
-            uow.save(fresh)
-            uow.commit()
-            # What follows reads the table, never the record's version: no copy at the stored version is made.
-            awaiting = after_write(self._d, fresh, "action")
-            return outcome(fresh, hand, seq, action, amount, awaiting)
-
-        return retrying(self._d, attempt)
+    def _act(
+        self,
+        tid: str,
+        table: str,
+        player: str,
+        hand: int,
+        seq: int,
+        action: str,
+        kind: ActionKind,
+        amount: int | None,
+    ) -> ActionOutcome:
+        """One try of ``act``: read the table, apply the decision, write it over the version read."""
+        d = self._d
+        record = d.store.tables.get(tid, table)
+        if record.closed:
+            raise NoHandInProgress(f"table {table} is closed")
+        if record.halted:
+            raise Conflict(f"{tid} is terminated: no action is accepted until it restarts (rule 17)")
+        now = d.clock.now()
+        record.table.act(player, kind, amount, hand=hand, seq=seq, now=now)
+        fresh = evolve(record, updated_at=now)
+        uow = d.store.unit_of_work()
+        uow.save(fresh)
+        uow.commit()
+        # What follows reads the table, never the record's version: no copy at the stored version is made.
+        awaiting = after_write(d, fresh, "action")
+        return outcome(fresh, hand, seq, action, amount, awaiting)
 
     def _in_play(self, tid: str) -> TournamentRecord:
         """The tournament, refused (``Conflict``) unless it is running: nothing moves once terminated (rule 17)."""

@@ -96,6 +96,10 @@ def chen_score(hole: tuple[Card, Card]) -> float:
     return score
 
 
+_CHEN_SCORES: tuple[tuple[float, ...], ...] = tuple(tuple(chen_score((a, b)) for b in range(52)) for a in range(52))
+"""``chen_score`` of every pair of cards, by card: a bot looks its preflop score up."""
+
+
 def _made_strength(hole: tuple[Card, Card], board: tuple[Card, ...]) -> int:
     """0 (nothing beyond the board) .. 8: how much the hole cards add."""
     mine = category_number(evaluate_unchecked((*hole, *board)))  # a dealt hand's cards are distinct
@@ -116,7 +120,7 @@ class Bot:
     def decide(self, seen: Situation) -> Decision:
         short = seen.stack + seen.to_call <= 10 * seen.big_blind
         if not seen.board:
-            strength = chen_score(seen.hole)
+            strength = _CHEN_SCORES[seen.hole[0]][seen.hole[1]]
             wants_raise = strength >= self.profile.raise_threshold or (short and strength >= 8)
             wants_play = strength >= self.profile.play_threshold
         else:

@@ -10,6 +10,7 @@ a bot only chooses, and what the services refuse is counted, not decided here.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -86,7 +87,7 @@ class Crowd:
             return
         if self.rng.random() < TIMEOUT_CHANCE:
             return  # lets the time run out
-        self.cloud.after(min(think, seconds - 0.5), lambda: self._act(due), "bot")
+        self.cloud.after(min(think, seconds - 0.5), functools.partial(self._act, due), "bot")
 
     def on_player_message(self, player: str, message: dict[str, Any]) -> None:
         offered = message.get("event") == "rebuy_offered" and message.get("tournament_id") == self.tournament_id
@@ -136,7 +137,9 @@ class Crowd:
             return
         kind, amount = action
         play = self.cloud.services.play
-        answer = self.api(lambda: play.act(self.tournament_id, due.table, player, due.hand, due.seq, kind, amount))
+        answer = self.api(
+            functools.partial(play.act, self.tournament_id, due.table, player, due.hand, due.seq, kind, amount)
+        )
         if answer is None:
             self.counts.refused += 1
         else:
