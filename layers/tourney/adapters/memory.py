@@ -248,8 +248,7 @@ class MemoryStore:
 
     def stored_table(self, tournament_id: str, table_id: str) -> TableRecord:
         """The stored table itself, not a copy: for read-only observers (the simulation's bots and checks)."""
-        with self._lock:
-            found: TableRecord | None = self._items.get(("table", tournament_id, table_id))
+        found: TableRecord | None = self._items.get(("table", tournament_id, table_id))  # atomic: no lock
         if found is None:
             raise NotFound(f"no table {table_id} in {tournament_id}")
         return found
@@ -273,13 +272,14 @@ class MemoryStore:
         return [items[key] for key in keys]
 
     def _get(self, key: Key) -> Any:
-        with self._lock:
-            found = self._items.get(key)
-            if found is None:
-                return None
-            if type(found) is tuple:
-                return _unpacked(found)
-            return _copy(found) if self.copy_records else found
+        # No lock: one dict lookup is atomic, and a stored item is never changed in place (a commit puts a new
+        # one; the copying store hands out copies, the fast one is single-threaded), so it copies safely.
+        found = self._items.get(key)
+        if found is None:
+            return None
+        if type(found) is tuple:
+            return _unpacked(found)
+        return _copy(found) if self.copy_records else found
 
     def _scan(self, prefix: Key) -> list[Any]:
         with self._lock:

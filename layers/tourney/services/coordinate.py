@@ -48,6 +48,11 @@ IN_PLAY = (TournamentStatus.RUNNING, TournamentStatus.TERMINATED)
 """A terminated tournament's hand ends are still settled (places and prizes), without dealing (rule 17)."""
 
 
+def _duplicate(m: HandEnded | RebuyClosed) -> Coordinated:
+    """The answer to a message that changed nothing (a duplicate, or stale)."""
+    return Coordinated(m.tournament_id, m.table, m.hand, duplicate=True)
+
+
 class CoordinatorService:
     def __init__(self, deps: Deps) -> None:
         self._d = deps
@@ -60,14 +65,13 @@ class CoordinatorService:
         d = self._d
         store = d.store
         tid = m.tournament_id
-        duplicate = Coordinated(tid, m.table, m.hand, duplicate=True)
         try:
             record = store.tables.get(tid, m.table)
         except NotFound:
-            return duplicate
+            return _duplicate(m)
         coordinator = store.coordinators.get(tid)
         if coordinator is None or coordinator.state.status not in IN_PLAY:
-            return duplicate
+            return _duplicate(m)
         table = record.table
         if (
             record.coordinated_hand >= m.hand
@@ -76,7 +80,7 @@ class CoordinatorService:
             or record.closed
             or table.last_hand_ended is None
         ):
-            return duplicate
+            return _duplicate(m)
         state = coordinator.state
         now = d.clock.now()
         writes: dict[tuple[str, ...], Record] = {}
@@ -90,7 +94,7 @@ class CoordinatorService:
                 except NotFound:
                     opened = now
                 self._arm_rebuy_close(tid, m.table, m.hand, opened + timedelta(seconds=decision_seconds), now)
-                return duplicate
+                return _duplicate(m)
             writes[("hand",)] = self._history(record, now)
             record = self._add_pending_chips(record)
             held = self._held_without_chips(record)
@@ -105,7 +109,7 @@ class CoordinatorService:
                     d.pushes.to_player(player, {"event": "rebuy_offered", "tournament_id": tid, "table": m.table})
                 return Coordinated(tid, m.table, m.hand, waiting_for_rebuys=held)
         elif not record.rebuy_pending:
-            return duplicate
+            return _duplicate(m)
         else:
             record = self._add_pending_chips(record)
         return self._settle(coordinator, record, writes, now)
@@ -271,6 +275,8 @@ class CoordinatorService:
         A buyer who lost every chip of the stack they played the hand with keeps the seat the
         hand emptied, with the chips bought: they are not out (RULES.md, Rebuys and add-ons).
         """
+        if not record.pending_chips:
+            return record
         table = record.table
         ended = table.last_hand_ended
         vacated = {o.player: o.seat for o in ended.busted if o.seat in ended.vacated} if ended else {}

@@ -111,10 +111,6 @@ class Options(NamedTuple):
     bet: int
 
 
-_NO_CHIPS: Final = (Folded, Checked)
-_WAGERS: Final = (Bet, Raised)
-"""Tuples, not ``Folded | Checked``: a union written in an ``isinstance`` call is built anew at every call."""
-
 FOLD_AT_ONCE: Final = "fold_at_once"
 """How ``to_dict`` writes a fold out of turn (a disqualification, RULES.md rule 19)."""
 
@@ -122,6 +118,17 @@ FOLD_AT_ONCE: Final = "fold_at_once"
 @dataclass(frozen=True, slots=True)
 class FoldedAtOnce(Folded):
     """A hand folded out of turn by a disqualification (RULES.md, rule 19); histories show it as a fold."""
+
+
+_WRITTEN: Final[dict[type, str]] = {
+    Folded: ActionKind.FOLD.value,
+    FoldedAtOnce: FOLD_AT_ONCE,
+    Checked: ActionKind.CHECK.value,
+    Called: ActionKind.CALL.value,
+    Bet: ActionKind.BET.value,
+    Raised: ActionKind.RAISE.value,
+}
+"""How ``to_dict`` names each decision, by the record's exact type (the dealer's records are not written)."""
 
 
 class Hand:
@@ -987,13 +994,16 @@ class Hand:
         """Plain data (ints, bools, strings, lists): the deal and the decisions, replayed by ``from_dict``."""
         decisions: list[list[Any]] = []
         for record in self._log:
-            if isinstance(record, _NO_CHIPS):
-                kind = FOLD_AT_ONCE if type(record) is FoldedAtOnce else record.kind.value
-                decisions.append([kind, record.seat, 0, record.timed_out])
-            elif isinstance(record, Called):
-                decisions.append([record.kind.value, record.seat, 0, False])
-            elif isinstance(record, _WAGERS):
-                decisions.append([record.kind.value, record.seat, record.to, False])
+            kind = type(record)
+            name = _WRITTEN.get(kind)
+            if name is None:
+                continue  # what the dealer did: replayed by dealing again
+            if kind is Bet or kind is Raised:
+                decisions.append([name, record.seat, record.to, False])  # type: ignore[union-attr]
+            elif kind is Called:
+                decisions.append([name, record.seat, 0, False])  # type: ignore[union-attr]
+            else:
+                decisions.append([name, record.seat, 0, record.timed_out])  # type: ignore[union-attr]
         return {
             "version": FORMAT_VERSION,
             "seats": list(self._seats),
