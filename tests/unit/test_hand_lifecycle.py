@@ -156,3 +156,15 @@ def test_rule_17_cancelling_twice_answers_the_same_and_a_played_out_hand_cannot_
     with pytest.raises(NoHandInProgress):
         played.cancel()
     assert played.result is not None
+
+
+def test_the_decision_awaited_is_the_actor_at_the_sequence_number_until_the_hand_ends() -> None:
+    # Given a four-handed hand: seat 4 is first to act before the flop
+    hand = deal()
+    # Then the decision awaited is (seq, actor), one decision after another, and None once it is over
+    assert hand.awaited() == (hand.seq, hand.actor) == (0, 4)
+    hand.fold(4)
+    assert hand.awaited() == (1, 1)
+    hand.fold(1)
+    hand.fold(2)
+    assert hand.is_over and hand.actor is None and hand.awaited() is None

@@ -430,12 +430,10 @@ class Table:
     ) -> Awaiting | None:
         """The decision awaited now, with its time limit (RULES.md, rule 16; 'Defaults'), or ``None``."""
         hand = self._hand
-        if hand is None or hand.is_over:
+        awaited = hand.awaited() if hand is not None else None
+        if awaited is None:
             return None
-        seat = hand.actor
-        if seat is None:
-            return None
-        seq = hand.seq
+        seq, seat = awaited
         sp = self._seats[seat]
         away = sp.away
         running = self._running_bank(seq, seat) if self._bank_running is not None else None
@@ -453,13 +451,7 @@ class Table:
     def awaits(self, hand: int, seq: int, seat: int) -> bool:
         """Whether the table waits for exactly this decision: a time-out armed for any other is stale."""
         current = self._hand
-        return (
-            current is not None
-            and self._hand_number == hand
-            and not current.is_over
-            and current.seq == seq
-            and current.actor == seat
-        )
+        return current is not None and self._hand_number == hand and current.awaited() == (seq, seat)
 
     def _running_bank(self, seq: int, seat: int) -> BankRunning | None:
         """The time bank running for decision ``seq`` of the hand in progress at ``seat``, if any."""

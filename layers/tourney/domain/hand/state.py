@@ -840,6 +840,15 @@ class Hand:
         """The seat whose decision is awaited, if any."""
         return self._seats[self._actors[0]] if self._actors else None
 
+    def awaited(self) -> tuple[int, int] | None:
+        """(``seq``, ``actor``) of the decision awaited, or None when the hand is over or nobody is to act.
+
+        One call for what a table asks before every decision and every time-out.
+        """
+        if self._over or not self._actors:
+            return None
+        return self._seq, self._seats[self._actors[0]]
+
     @property
     def street(self) -> Street:
         return STREETS[self._street]
