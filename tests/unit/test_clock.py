@@ -3,6 +3,8 @@
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tourney.domain.clock import Pause, TournamentClock
 from tourney.domain.errors import InvalidClock
 from tourney.domain.structure import BlindLevel, default_levels
@@ -101,3 +103,23 @@ def test_clock_round_trips_through_plain_data() -> None:
     # Then it is the same clock
     assert again == clock
     assert again.is_paused
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    level_minutes=st.lists(st.integers(1, 30), min_size=1, max_size=12),
+    pause=st.one_of(st.none(), st.tuples(st.integers(0, 400_000_000), st.integers(0, 200_000_000))),
+    at_us=st.integers(-60_000_000, 600 * 60_000_000),
+)
+def test_the_level_at_an_instant_is_the_level_of_its_position(
+    level_minutes: list[int], pause: tuple[int, int] | None, at_us: int
+) -> None:
+    # Given any structure, a clock with or without a pause, and any instant to the microsecond
+    levels = tuple(BlindLevel(i + 1, 100 * (i + 1), 200 * (i + 1), minutes=m) for i, m in enumerate(level_minutes))
+    pauses = () if pause is None else (Pause(T0 + timedelta(microseconds=pause[0]), None),)
+    if pause is not None and pause[1]:
+        pauses = (Pause(pauses[0].start, pauses[0].start + timedelta(microseconds=pause[1])),)
+    clock = TournamentClock(T0, pauses)
+    at = T0 + timedelta(microseconds=at_us)
+    # Then the deal's shortcut answers the level the full position answers
+    assert clock.level_at(levels, at) == clock.position(levels, at).level

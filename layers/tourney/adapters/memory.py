@@ -109,8 +109,8 @@ PackedHand = tuple[int, bytes]
 bytes, so the garbage collector stops tracking it: a large field stores 100,000 hands."""
 
 
-def _packed(record: HandRecord) -> PackedHand:
-    """A finished hand serialized with marshal, as a store would keep it; the deck's salts as raw bytes.
+def _packed(record: HandRecord, version: int) -> PackedHand:
+    """A finished hand at ``version`` serialized with marshal, as a store would keep it; the salts as raw bytes.
 
     The salts are half of a hand and random, so they do not compress: 16 bytes each rather than 32 hex
     characters keeps a large field's hands small without paying zlib on every hand.
@@ -130,7 +130,7 @@ def _packed(record: HandRecord) -> PackedHand:
         record.dealt_at.isoformat(),
         record.ended_at.isoformat(),
     )
-    return (record.version, marshal.dumps(fields))
+    return (version, marshal.dumps(fields))
 
 
 def _unpacked(packed: PackedHand) -> HandRecord:
@@ -161,6 +161,9 @@ def _stored_version(stored: Any) -> int:
 
 
 def _next_version(record: Any) -> Any:
+    """The record as stored by a commit: one version on (a finished hand packed at it, with no copy first)."""
+    if type(record) is HandRecord:
+        return _packed(record, record.version + 1)
     return evolve(record, version=record.version + 1)
 
 
@@ -291,8 +294,6 @@ class MemoryStore:
             return [_copy(v) for v in found] if self.copy_records else found
 
     def _put(self, key: Key, value: Any) -> None:
-        if type(value) is HandRecord:
-            value = _packed(value)
         items = self._items
         if key not in items:
             self._buckets.setdefault(key[:2], {})[key] = None

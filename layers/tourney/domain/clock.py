@@ -112,6 +112,8 @@ class TournamentClock:
         _require_aware("now", now)
         if now <= self.started_at:
             return _ZERO
+        if not self.pauses:
+            return now - self.started_at
         stopped = sum((pause.overlap(now) for pause in self.pauses), _ZERO)
         return now - self.started_at - stopped
 
@@ -135,8 +137,16 @@ class TournamentClock:
         return LevelPosition(last, played - last_start, None, played, paused)
 
     def level_at(self, levels: Sequence[BlindLevel], now: datetime) -> BlindLevel:
-        """The blind level in play at ``now``."""
-        return self.position(levels, now).level
+        """The blind level in play at ``now``: ``position(levels, now).level``, without the time left (every deal)."""
+        if not levels:
+            raise InvalidClock("a blind structure needs at least one level")
+        played_us = self.play_time(now) // _MICROSECOND
+        level_end = 0
+        for level in levels:
+            level_end += level.minutes * _MINUTE_US
+            if played_us < level_end:
+                return level
+        return levels[-1]  # past the structure's end the last level continues
 
     def next_level_at(self, levels: Sequence[BlindLevel], now: datetime) -> datetime | None:
         """The instant the next level starts if play is not stopped again; None when paused or at the last level."""

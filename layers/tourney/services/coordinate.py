@@ -177,14 +177,15 @@ class CoordinatorService:
             entrants[placing.player_id] = replace(entrant_of(placing.player_id), placing=placing, placed_at=now)
         for player, chips in gone.items():
             entrants[player] = replace(entrant_of(player), chips_removed=chips, table_id=None)
-        for source in sorted({mv.from_table for mv in decision.moves} | set(decision.broken)):
+        moves = decision.moves
+        for source in sorted({mv.from_table for mv in moves} | set(decision.broken)):
             # Chips bought during a hand that is over (or was cancelled) go with the player who leaves (rule 17.1).
             current = table_of(source)
             if current.pending_chips and not current.table.hand_in_progress:
                 tables[source] = self._add_pending_chips(current)
-        involved = {mv.from_table for mv in decision.moves} | {mv.to_table for mv in decision.moves}
+        involved = {mv.from_table for mv in moves} | {mv.to_table for mv in moves}
         views = {t: table_of(t).table.table_seats() for t in involved}
-        for change in seat_moves(decision.moves, views, state.config.seats_per_table):
+        for change in seat_moves(moves, views, state.config.seats_per_table) if moves else ():  # most hands: none
             seated = table_of(change.from_table).table.remove_player(change.player)
             table_of(change.to_table).table.seat_player(
                 change.player, change.to_seat, seated.stack, away=seated.away, bank=seated.bank
