@@ -158,6 +158,7 @@ class Hand:
         "_index",
         "_last_raise",
         "_log",
+        "_posts",
         "_max_bet",
         "_mucked",
         "_n",
@@ -206,6 +207,8 @@ class Hand:
     _opener: int
     _seq: int
     _log: list[Record]
+    """What happened after the deal: the forced bets and hole cards are ``_posts`` and the deck (see ``log``)."""
+    _posts: list[tuple[int, PostKind, int]]
     _over: bool
     _cancelled: bool
     _result: HandResult | None
@@ -274,7 +277,8 @@ class Hand:
     def _start(self) -> None:
         n = self._n
         order = self._seats
-        log = self._log
+        posts: list[tuple[int, PostKind, int]] = []  # (seat, kind, chips): ``log`` makes them ``Posted`` records
+        self._posts = posts
         stacks = list(self._starting)
         paid = [0] * n
         bets = [0] * n
@@ -286,13 +290,13 @@ class Hand:
                 posted = ante if stacks[i] > ante else stacks[i]
                 stacks[i] -= posted
                 self._dead = posted
-                log.append(Posted(order[i], PostKind.ANTE, posted))
+                posts.append((order[i], PostKind.ANTE, posted))
             else:
                 for i in range(n):
                     posted = ante if stacks[i] > ante else stacks[i]
                     stacks[i] -= posted
                     paid[i] = posted
-                    log.append(Posted(order[i], PostKind.ANTE, posted))
+                    posts.append((order[i], PostKind.ANTE, posted))
         for i, amount, kind in (
             (self._sb, self._small_blind, PostKind.SMALL_BLIND),
             (self._bb, self._big_blind, PostKind.BIG_BLIND),
@@ -302,7 +306,7 @@ class Hand:
                 stacks[i] -= posted
                 bets[i] = posted
                 paid[i] += posted
-                log.append(Posted(order[i], kind, posted))
+                posts.append((order[i], kind, posted))
         self._stacks = stacks
         self._paid = paid
         self._bets = bets
@@ -311,9 +315,6 @@ class Hand:
         self._active_count = n
         self._board = []
         self._street = 0
-        deck = self._deck
-        for i in range(n):
-            log.append(HoleCardsDealt(order[i], (deck[i], deck[n + i])))
         self._begin_betting()
 
     # ----------------------------------------------------------------- betting
@@ -885,8 +886,14 @@ class Hand:
 
     @property
     def log(self) -> tuple[Record, ...]:
-        """Everything that happened, in order."""
-        return tuple(self._log)
+        """Everything that happened, in order: the forced bets, the hole cards, then the play.
+
+        The deal's records are made here, when a history is written, not at every deal (where nothing reads them).
+        """
+        deck, n, order = self._deck, self._n, self._seats
+        posted = [Posted(seat, kind, chips) for seat, kind, chips in self._posts]
+        dealt = [HoleCardsDealt(order[i], (deck[i], deck[n + i])) for i in range(n)]
+        return (*posted, *dealt, *self._log)
 
     @property
     def to_call(self) -> int:
