@@ -117,7 +117,7 @@ def _packed(record: HandRecord, version: int) -> PackedHand:
     """
     hand = record.hand
     salts = hand.get("salts")
-    if isinstance(salts, list) and all(map(SALT_HEX.__eq__, map(len, salts))):  # every salt of 32 hex characters
+    if isinstance(salts, list) and set(map(len, salts)) == {SALT_HEX}:  # every salt of 32 hex characters
         hand = {**hand, "salts": bytes.fromhex("".join(salts))}
     fields = (
         record.tournament_id,
