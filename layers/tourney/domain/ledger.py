@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import zlib
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import ItemsView, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -360,6 +360,10 @@ class Ledger:
 
     def balances(self) -> dict[Account, int]:
         return {account: amount for account, amount in self._balances.items() if amount}
+
+    def balance_items(self) -> ItemsView[Account, int]:
+        """Every account's balance, zeros included, as a view and not a copy (checks over a large ledger)."""
+        return self._balances.items()
 
     def entry(self, key: str) -> Entry | None:
         return self._by_key.get(key)

@@ -16,7 +16,7 @@ from typing import Any
 
 from tourney.adapters.memory import MemoryStore
 from tourney.domain.blinds import first_active_after
-from tourney.domain.ledger import AccountKind
+from tourney.domain.ledger import NON_NEGATIVE_KINDS, AccountKind
 from tourney.services.records import HandRecord, TableRecord
 
 
@@ -101,9 +101,10 @@ class Checks:
         # A disqualified player still seated (their hand ends first) keeps the chips in play until then (rule 19).
         leaving = {player for r in tables for player in r.disqualified}
         add_on = config.add_on.chips if config.add_on else 0
+        starting, per_rebuy = config.starting_stack, config.chips_per_rebuy  # read once, not per entrant
         bought = sum(
-            config.starting_stack
-            + e.contribution.rebuys * config.chips_per_rebuy
+            starting
+            + e.contribution.rebuys * per_rebuy
             + e.contribution.addons * add_on
             + e.chips_adjusted
             - (0 if e.player_id in leaving else e.chips_removed)
@@ -135,13 +136,22 @@ class Checks:
 
 
 def _money_held(store: MemoryStore) -> None:
-    """RULES.md's money invariant on the balances (``Ledger.verify_invariants`` also re-derives them)."""
-    balances = store.money.balances()
-    held = sum(amount for a, amount in balances.items() if a.holds_money)
-    negative = [str(a) for a, amount in balances.items() if amount < 0 and a.holds_money]
-    external = -sum(amount for a, amount in balances.items() if a.kind is AccountKind.EXTERNAL)
-    overlay = -sum(amount for a, amount in balances.items() if a.kind is AccountKind.OVERLAY)
-    overlay -= sum(amount for a, amount in balances.items() if a.kind is AccountKind.ADJUSTMENTS)
+    """RULES.md's money invariant on the balances (``Ledger.verify_invariants`` also re-derives them).
+
+    One pass over the balances as the ledger holds them: a large field has tens of thousands of accounts.
+    """
+    held = external = overlay = 0
+    negative: list[str] = []
+    for account, amount in store.money.balance_items():
+        kind = account.kind
+        if kind in NON_NEGATIVE_KINDS:  # Account.holds_money
+            held += amount
+            if amount < 0:
+                negative.append(str(account))
+        elif kind is AccountKind.EXTERNAL:
+            external -= amount
+        elif kind is AccountKind.OVERLAY or kind is AccountKind.ADJUSTMENTS:
+            overlay -= amount
     if negative or held != external + overlay:
         raise SimulationError(f"money held {held} != deposits {external} + overlay {overlay}; below zero: {negative}")
 
