@@ -35,6 +35,22 @@ _MICROSECOND = timedelta(microseconds=1)
 _MINUTE_US = 60_000_000
 
 
+def _level_of(levels: Sequence[BlindLevel], played_us: int) -> tuple[BlindLevel, int, int | None]:
+    """(level, its start, its end) at ``played_us`` microseconds of play; the end is None past the structure.
+
+    Whole microseconds: the walk adds ints, not timedeltas (a deal asks for its level every hand).
+    """
+    level_start = 0
+    for level in levels:
+        level_end = level_start + level.minutes * _MINUTE_US
+        if played_us < level_end:
+            return level, level_start, level_end
+        level_start = level_end
+    last = levels[-1]
+    # Past the structure's end the last level continues; its elapsed time counts from its own start.
+    return last, level_start - last.minutes * _MINUTE_US, None
+
+
 def _require_aware(name: str, instant: datetime) -> None:
     if instant.tzinfo is None or instant.utcoffset() is None:
         raise InvalidClock(f"{name} must be timezone-aware (UTC), got {instant!r}")
@@ -123,30 +139,15 @@ class TournamentClock:
             raise InvalidClock("a blind structure needs at least one level")
         played = self.play_time(now)
         paused = self.is_paused and now >= self.pauses[-1].start
-        played_us = played // _MICROSECOND  # whole microseconds: the walk below adds ints, not timedeltas
-        level_start = 0
-        for level in levels:
-            level_end = level_start + level.minutes * _MINUTE_US
-            if played_us < level_end:
-                elapsed = played - timedelta(microseconds=level_start)
-                return LevelPosition(level, elapsed, timedelta(microseconds=level_end) - played, played, paused)
-            level_start = level_end
-        last = levels[-1]
-        # Past the structure's end the last level continues; its elapsed time counts from its own start.
-        last_start = timedelta(microseconds=level_start - last.minutes * _MINUTE_US)
-        return LevelPosition(last, played - last_start, None, played, paused)
+        level, start_us, end_us = _level_of(levels, played // _MICROSECOND)
+        remaining = timedelta(microseconds=end_us) - played if end_us is not None else None
+        return LevelPosition(level, played - timedelta(microseconds=start_us), remaining, played, paused)
 
     def level_at(self, levels: Sequence[BlindLevel], now: datetime) -> BlindLevel:
         """The blind level in play at ``now``: ``position(levels, now).level``, without the time left (every deal)."""
         if not levels:
             raise InvalidClock("a blind structure needs at least one level")
-        played_us = self.play_time(now) // _MICROSECOND
-        level_end = 0
-        for level in levels:
-            level_end += level.minutes * _MINUTE_US
-            if played_us < level_end:
-                return level
-        return levels[-1]  # past the structure's end the last level continues
+        return _level_of(levels, self.play_time(now) // _MICROSECOND)[0]
 
     def next_level_at(self, levels: Sequence[BlindLevel], now: datetime) -> datetime | None:
         """The instant the next level starts if play is not stopped again; None when paused or at the last level."""

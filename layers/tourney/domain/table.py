@@ -436,14 +436,14 @@ class Table:
         seq, seat = awaited
         sp = self._seats[seat]
         away = sp.away
-        running = self._running_bank(seq, seat) if self._bank_running is not None else None
+        running = self._running_bank(seq, seat)
         return Awaiting(
             hand=self._hand_number,
             seq=seq,
             seat=seat,
             player=sp.player,
             away=away,
-            seconds=running.seconds if running else (when_away if away else normal),  # decision_seconds
+            seconds=running.seconds if running else decision_seconds(away, normal=normal, when_away=when_away),
             time_bank=0 if away else sp.bank.seconds,
             on_time_bank=running is not None,
         )

@@ -218,9 +218,7 @@ class Cloud:
         of events is the heap's order either way: (time, then the order sent).
         """
         if not fixed:
-            now = self._micros
-            due = now + round(seconds * 1_000_000)  # _micros, inlined: a bot's every decision comes here
-            heapq.heappush(self._events, (due if due > now else now, next(self._order), action))
+            self._push(self._micros + _micros(seconds), action)
             return
         delay = _micros(seconds)
         lane = self._lanes.get(delay)
@@ -241,8 +239,8 @@ class Cloud:
                 return False
             micros, _, action = heapq.heappop(events)
             if micros != self._micros:
-                self._micros = clock._micros = micros  # clock.move_to(micros), inlined: once per event
-                clock._now = None
+                self._micros = micros
+                clock.move_to(micros)
             action()
         return done()
 

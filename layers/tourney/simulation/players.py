@@ -61,9 +61,10 @@ class Crowd:
         self.cloud.pushes.on_player_message = self.on_player_message
 
     def bot(self, player: str) -> Bot:
-        if player not in self.bots:
-            self.bots[player] = Bot(pick_style(self.rng), random.Random(self.rng.random()))
-        return self.bots[player]
+        found = self.bots.get(player)
+        if found is None:
+            found = self.bots[player] = Bot(pick_style(self.rng), random.Random(self.rng.random()))
+        return found
 
     def api(self, call: Callable[[], Any]) -> Any:
         """One HTTP request: its answer, or None when refused (a 4xx) or when the function died (a 5xx)."""
@@ -132,7 +133,7 @@ class Crowd:
             self._maybe_buy(player, record.level, table.stack(due.seat), last)
         hand = table.hand
         assert hand is not None
-        action = next_action(self.bots.get(player) or self.bot(player), hand, due.seat)
+        action = next_action(self.bot(player), hand, due.seat)
         if action is None:
             return
         kind, amount = action
