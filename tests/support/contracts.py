@@ -256,7 +256,16 @@ def contract_a_mute_is_versioned(factory: StoreFactory) -> None:
     assert not store.mutes.get("ann").muted_at(AT)  # type: ignore[union-attr]
 
 
+def contract_tables_list_in_number_order_within_their_tournament(factory: StoreFactory) -> None:
+    store = factory()
+    save(store, *(table("t1", table_id) for table_id in ("10", "2", "1", "11")), table("t2", "3"))
+    assert [r.table_id for r in store.tables.list("t1")] == ["1", "2", "10", "11"]
+    assert [r.table_id for r in store.tables.list("t2")] == ["3"]
+    assert store.tables.list("t3") == []
+
+
 ALL_CONTRACTS = (
+    contract_tables_list_in_number_order_within_their_tournament,
     contract_audit_records_are_written_once_and_listed_by_tournament_and_player,
     contract_a_mute_is_versioned,
     contract_a_saved_record_reads_back_with_its_version_raised,

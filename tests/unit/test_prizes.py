@@ -20,6 +20,7 @@ from tourney.domain.prizes import (
     place_bust_outs,
     prize_amounts,
     prize_entry,
+    prizes_for,
 )
 
 AT = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
@@ -210,3 +211,11 @@ def test_someone_must_survive_the_hand() -> None:
 def test_seat_order_clockwise_from_the_button_starts_after_the_button() -> None:
     seats = {"btn": 5, "sb": 6, "far": 2, "bb": 8}
     assert clockwise_from_button(seats, button_seat=5, seat_count=9) == ["sb", "bb", "far", "btn"]
+
+
+@pytest.mark.parametrize("entrants", SAMPLE_FIELDS)
+def test_rule_10_the_kept_prizes_are_the_prizes_the_payout_pays(entrants: int) -> None:
+    pool = 1_234_567 * entrants + 89
+    assert prizes_for(pool, entrants) == prize_amounts(pool, payout_for(entrants))
+    assert prizes_for(pool, entrants, (60, 40)) == prize_amounts(pool, payout_for(entrants, (60, 40)))
+    assert sum(prizes_for(pool, entrants)) == pool

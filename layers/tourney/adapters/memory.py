@@ -284,11 +284,13 @@ class MemoryStore:
             return _unpacked(found)
         return _copy(found) if self.copy_records else found
 
-    def _scan(self, prefix: Key) -> list[Any]:
+    def _scan(self, prefix: Key, order: Callable[[Key], Any] | None = None) -> list[Any]:
+        """The items under ``prefix``, by key (or by ``order`` of the key): copies, as a query returns them."""
         with self._lock:
             n = len(prefix)
             keys = self._buckets.get(prefix[:2], ()) if n >= 2 else self._kinds.get(prefix[0], ())
-            found = self._values(k for k in sorted(keys) if k[:n] == prefix)
+            ordered = sorted(keys, key=order)
+            found = self._values(ordered if n <= 2 else (k for k in ordered if k[:n] == prefix))
             if found and type(found[0]) is tuple:
                 return [_unpacked(v) for v in found]
             return [_copy(v) for v in found] if self.copy_records else found
@@ -409,6 +411,12 @@ class _Registrations(_Repo):
         return found  # type: ignore[no-any-return]
 
 
+def _by_table_number(key: Key) -> tuple[int, str]:
+    """Tables in number order ("t2" before "t10"), from a table's key."""
+    table_id = key[2]
+    return len(table_id), table_id
+
+
 class _Tables(_Repo):
     def get(self, tournament_id: str, table_id: str) -> TableRecord:
         found = self._s._get(("table", tournament_id, table_id))
@@ -417,8 +425,8 @@ class _Tables(_Repo):
         return found  # type: ignore[no-any-return]
 
     def list(self, tournament_id: str) -> Sequence[TableRecord]:
-        found: list[TableRecord] = self._s._scan(("table", tournament_id))
-        return sorted(found, key=lambda t: (len(t.table_id), t.table_id))
+        found: list[TableRecord] = self._s._scan(("table", tournament_id), _by_table_number)
+        return found
 
 
 class _Coordinators(_Repo):

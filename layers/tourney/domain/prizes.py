@@ -307,6 +307,18 @@ def prize_amounts(pool: int, payout: Payout) -> tuple[int, ...]:
     return tuple(amounts)
 
 
+@lru_cache(maxsize=64)
+def prizes_for(pool: int, entrants: int, fixed_percent: tuple[int, ...] = ()) -> tuple[int, ...]:
+    """``prize_amounts(pool, payout_for(entrants, fixed_percent))``, kept: a hand with a bust-out asks for them.
+
+    A field of 10,000 pays some 1,500 places; the amounts never change once the pool is fixed.
+
+    >>> prizes_for(10_000, 9)
+    (5000, 3000, 2000)
+    """
+    return prize_amounts(pool, payout_for(entrants, fixed_percent))
+
+
 def prize_for_place(prizes: Sequence[int], place: int) -> int:
     """The prize of ``place`` (1-based), 0 outside the money."""
     return prizes[place - 1] if 1 <= place <= len(prizes) else 0

@@ -51,9 +51,9 @@ from tourney.domain.prizes import (
     overlay_entry,
     payout_for,
     place_bust_outs,
-    prize_amounts,
     prize_entry,
     prize_for_place,
+    prizes_for,
 )
 from tourney.domain.recovery import FrozenPlan
 from tourney.domain.registration import TournamentStatus
@@ -160,7 +160,7 @@ class TournamentState:
         """Every place's prize once fixed (computed from the pool and the payout, not stored)."""
         if self.prize_pool is None:
             return None
-        return prize_amounts(self.prize_pool, self.payout())
+        return prizes_for(self.prize_pool, self.entrants, self.config.payout_percent)
 
     def level(self, now: datetime) -> BlindLevel:
         if self.clock is None:
