@@ -437,16 +437,10 @@ class Table:
         sp = self._seats[seat]
         away = sp.away
         running = self._running_bank(seq, seat)
-        return Awaiting(
-            hand=self._hand_number,
-            seq=seq,
-            seat=seat,
-            player=sp.player,
-            away=away,
-            seconds=running.seconds if running else decision_seconds(away, normal=normal, when_away=when_away),
-            time_bank=0 if away else sp.bank.seconds,
-            on_time_bank=running is not None,
-        )
+        seconds = running.seconds if running else decision_seconds(away, normal=normal, when_away=when_away)
+        # Positional, in the fields' order: one is built per decision, and keywords cost it half again.
+        return Awaiting(self._hand_number, seq, seat, sp.player, away, seconds, 0 if away else sp.bank.seconds,
+                        running is not None)  # fmt: skip
 
     def awaits(self, hand: int, seq: int, seat: int) -> bool:
         """Whether the table waits for exactly this decision: a time-out armed for any other is stale."""

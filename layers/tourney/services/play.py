@@ -187,13 +187,7 @@ def outcome(
     table = record.table
     played = table.hand
     over = played is None or played.is_over or table.hand_number != hand
-    return ActionOutcome(
-        tournament_id=record.tournament_id,
-        table=record.table_id,
-        hand=hand,
-        seq=seq,
-        action=action,
-        amount=amount,
-        hand_over=over,
-        next_to_act=awaiting.seat if awaiting is not None and not over else None,
-    )
+    next_to_act = awaiting.seat if awaiting is not None and not over else None
+    # Positional, in the fields' order (tournament_id, table, hand, seq, action, amount, hand_over, next_to_act):
+    # one is built per decision.
+    return ActionOutcome(record.tournament_id, record.table_id, hand, seq, action, amount, over, next_to_act)

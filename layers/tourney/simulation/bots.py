@@ -158,16 +158,9 @@ def next_action(bot: Bot, hand: Hand, seat: int) -> tuple[ActionKind, int | None
     options = hand.options()
     if options is None:
         return None
-    seen = Situation(
-        hole=hand.hole_cards(seat),
-        board=hand.board,
-        stack=options.stack,
-        to_call=options.to_call,
-        pot=hand.pot,
-        min_raise_to=options.min_raise_to,
-        max_raise_to=options.max_raise_to,
-        big_blind=hand.big_blind,
-    )
+    # Positional, in the fields' order (hole, board, stack, to_call, pot, min and max raise-to, big blind).
+    seen = Situation(hand.hole_cards(seat), hand.board, options.stack, options.to_call, hand.pot,
+                     options.min_raise_to, options.max_raise_to, hand.big_blind)  # fmt: skip
     choice = bot.decide(seen)
     if choice.move is Move.RAISE:
         kind = ActionKind.BET if options.bet == 0 and options.to_call == 0 else ActionKind.RAISE
