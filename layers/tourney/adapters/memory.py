@@ -281,8 +281,7 @@ class MemoryStore:
     def stored_tables(self, tournament_id: str) -> list[TableRecord]:
         """Every stored table of the tournament, not copies (read-only), by table id."""
         with self._lock:
-            found: list[TableRecord] = self._values(self._buckets.get(("table", tournament_id), ()))
-        return sorted(found, key=lambda t: (len(t.table_id), t.table_id))
+            return self._values(sorted(self._buckets.get(("table", tournament_id), ()), key=_by_table_number))
 
     # -- reading ----------------------------------------------------------------
 
@@ -442,8 +441,7 @@ class _Tables(_Repo):
         return found  # type: ignore[no-any-return]
 
     def list(self, tournament_id: str) -> Sequence[TableRecord]:
-        found: list[TableRecord] = self._s._scan(("table", tournament_id), _by_table_number)
-        return found
+        return self._s._scan(("table", tournament_id), _by_table_number)
 
 
 class _Coordinators(_Repo):
