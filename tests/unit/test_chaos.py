@@ -1,8 +1,9 @@
 """``tourney chaos`` (issue 8): seeded tournaments through the services under injected faults, invariants checked.
 
-The default run plays enough small tournaments to inject more than a
-thousand faults over every format and every compensation branch of rule 17;
-the slow run ten times more. A run replays exactly from its seed, and a
+The default runs play enough small tournaments to inject more than a
+thousand faults over every format and every compensation branch of rule 17,
+and then ten thousand; the slow run plays fields up to 150 players. A run
+replays exactly from its seed (and the printed command replays it), and a
 planted defect is caught, so the checks can fail.
 """
 
@@ -14,14 +15,14 @@ from pathlib import Path
 import pytest
 from tourney.cli import main
 from tourney.services import start
-from tourney.simulation.chaos import SCENARIOS, plan_run, run_many, run_one
+from tourney.simulation.chaos import SCENARIOS, plan_run, replay_command, run_many, run_one
 
 BRANCHES = ("rollback", "payout", "refund_share")
 
 
 def test_rule_17_chaos_injects_a_thousand_faults_over_every_format_and_branch_without_a_violation() -> None:
     # Given runs of every scenario (finish, cancel, terminate early and late, restart, during compensation)
-    report = run_many(runs=2 * len(SCENARIOS), seed=8, players_max=10)
+    report = run_many(runs=4 * len(SCENARIOS), seed=8, players_max=10)
     # Then more than a thousand faults were injected, of every kind
     assert sum(report["faults"].values()) >= 1_000, report["faults"]
     assert all(report["faults"][kind] > 0 for kind in ("crashes", "duplicates", "late", "task_failures", "timeouts"))
@@ -31,11 +32,19 @@ def test_rule_17_chaos_injects_a_thousand_faults_over_every_format_and_branch_wi
     assert report["violations"] == []
 
 
-@pytest.mark.slow
 def test_rule_17_chaos_ten_thousand_faults_without_a_violation() -> None:
     report = run_many(runs=12 * len(SCENARIOS), seed=21, players_max=30)
     assert sum(report["faults"].values()) >= 10_000, report["faults"]
     assert all(report["outcomes"][branch] > 0 for branch in (*BRANCHES, "finished", "cancelled"))
+    assert report["violations"] == []
+
+
+@pytest.mark.slow
+def test_rule_17_chaos_large_fields_without_a_violation() -> None:
+    # Fields up to 150 players (up to 75 heads-up tables): where a FIFO group falls behind under faults
+    report = run_many(runs=6 * len(SCENARIOS), seed=31_337, players_max=150)
+    assert sum(report["faults"].values()) >= 10_000, report["faults"]
+    assert all(report["outcomes"][branch] > 0 for branch in BRANCHES), report["outcomes"]
     assert report["violations"] == []
 
 
@@ -44,6 +53,13 @@ def test_chaos_a_run_replays_exactly_from_its_seed() -> None:
     first, _ = run_one(plan)
     again, _ = run_one(plan_run(1_234_567, players_max=8))
     assert json.dumps(first, default=str) == json.dumps(again, default=str)
+
+
+def test_chaos_the_printed_replay_command_names_the_field_size_the_run_was_drawn_with() -> None:
+    # A run's plan depends on --players-max: a replay without it plays another tournament
+    assert plan_run(811_269_064, players_max=150).options.players != plan_run(811_269_064).options.players
+    assert replay_command("811269064", 150) == "tourney chaos --replay 811269064 --players-max 150"
+    assert replay_command("811269064", 40) == "tourney chaos --replay 811269064"
 
 
 def test_chaos_catches_a_refund_one_cent_short(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,7 +19,7 @@ from functools import cached_property
 from typing import Any
 
 from tourney.adapters.dynamo.connections import ConnectionStore
-from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
+from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue, deduplication_id
 
 MAX_SQS_DELAY = 900
 """SQS holds a message back at most 15 minutes; a longer wait is re-armed by the consumer."""
@@ -148,19 +148,19 @@ class SqsCoordination:
     def _sqs(self) -> Any:
         return _client("sqs")
 
-    def _send(self, message: HandEnded | RebuyClosed, dedup: str) -> None:
+    def _send(self, message: HandEnded | RebuyClosed) -> None:
         self._sqs.send_message(
             QueueUrl=self._url,
             MessageBody=message.to_json(),
             MessageGroupId=message.tournament_id,
-            MessageDeduplicationId=dedup[:128],
+            MessageDeduplicationId=deduplication_id(message),
         )
 
     def hand_ended(self, message: HandEnded) -> None:
-        self._send(message, f"hand#{message.tournament_id}#{message.table}#{message.hand}")
+        self._send(message)
 
     def rebuy_closed(self, message: RebuyClosed) -> None:
-        self._send(message, f"rebuy#{message.to_json()}")
+        self._send(message)
 
 
 class EventBridgeStartScheduler:

@@ -160,6 +160,20 @@ def parse_timer(raw: str | bytes | dict[str, Any]) -> TimeoutDue | RebuyDue:
     return _TIMER.validate_json(raw)
 
 
+DEDUPLICATION_WINDOW_SECONDS = 300
+"""SQS FIFO drops a message sent with the deduplication id of one sent in the last five minutes."""
+
+
+def deduplication_id(message: HandEnded | RebuyClosed) -> str:
+    """The coordinator queue's deduplication id: the event itself (kind, tournament, table, hand).
+
+    A hand end sent again (by the watchdog, or by a retried action) within
+    ``DEDUPLICATION_WINDOW_SECONDS`` of the first is dropped by the queue.
+    """
+    kind = "hand" if isinstance(message, HandEnded) else "rebuy"
+    return f"{kind}#{message.tournament_id}#{message.table}#{message.hand}"[:128]  # SQS allows 128 characters
+
+
 def parse_coordination(raw: str | bytes | dict[str, Any]) -> HandEnded | RebuyClosed:
     """A message of the coordinator's FIFO queue (``pydantic.ValidationError`` when malformed)."""
     if isinstance(raw, dict):
@@ -168,6 +182,7 @@ def parse_coordination(raw: str | bytes | dict[str, Any]) -> HandEnded | RebuyCl
 
 
 __all__ = [
+    "DEDUPLICATION_WINDOW_SECONDS",
     "CoordinationMessage",
     "DealFirstHands",
     "HandEnded",
@@ -181,6 +196,7 @@ __all__ = [
     "StartTournament",
     "TimeoutDue",
     "TimerMessage",
+    "deduplication_id",
     "parse_coordination",
     "parse_timer",
 ]

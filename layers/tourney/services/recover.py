@@ -38,11 +38,24 @@ SWEEP_GRACE = timedelta(minutes=15)
 STALLED = timedelta(minutes=5)
 """A table whose hand made no progress this long has stalled: its tournament is terminated."""
 RESEND_AFTER = timedelta(minutes=1)
+"""A hand end not coordinated this long after its table's last write was lost: the watchdog sends it again."""
 RECOVERY_QUIET = timedelta(minutes=5)
 """A terminated tournament's recovery workflow shows a sign of life at every step (at least every minute while
 its window is open); this long without one, the watchdog requests the workflow again (a lost start, a failure)."""
 WATCHDOG = "watchdog"
 ENTRIES_PER_UNIT = 20
+
+
+def resend_due(quiet: timedelta) -> bool:
+    """Whether the watchdog sends a hand end again after ``quiet``: at 1, 2, 4, 8, ... times ``RESEND_AFTER``.
+
+    A hand end is usually only waiting behind others in the tournament's FIFO group (one that failed
+    holds the group for the queue's visibility timeout). Sent again every minute, each would be one more
+    message for the group to get through, one more chance to fail and hold it, and a large field would
+    fall further behind at every minute; backing off keeps the resends a few per lost message.
+    """
+    periods = quiet // RESEND_AFTER
+    return periods >= 1 and periods & (periods - 1) == 0
 
 
 def window_left(terminated_at: datetime, now: datetime) -> timedelta:
@@ -341,13 +354,17 @@ class RecoveryService:
         return SweepReport(tuple(refunded), players, started=tuple(started))
 
     def watch(self, now: datetime | None = None) -> WatchReport:
-        """Find stalled tables: resend a lost hand end, re-arm a lost time-out, or terminate a stalled tournament."""
+        """Find stalled tables and set them going again, or terminate a tournament whose play stopped.
+
+        A lost hand end is sent again, a lost time-out re-armed, a table a restart left halted resumed.
+        """
         d = self._d
         now = now or d.clock.now()
         terminated: list[str] = []
         resent: list[str] = []
         rearmed: list[str] = []
         recovering: list[str] = []
+        resumed: list[str] = []
         running = tables_open = 0
         for t in d.store.tournaments.list():
             if t.status is TournamentStatus.TERMINATED and t.ended_at is None:
@@ -365,17 +382,22 @@ class RecoveryService:
                 quiet = now - (record.updated_at or now)
                 table = record.table
                 hand = table.hand
-                if hand is not None and hand.is_over and record.coordinated_hand < table.hand_number:
+                if record.halted:
+                    # Running, yet halted a minute after the restart: it died between its commit and this table.
+                    if t.restarted_at is not None and now - t.restarted_at >= RESEND_AFTER:
+                        self._resume(record.table_id, t)
+                        resumed.append(record.table_id)
+                elif hand is not None and hand.is_over and record.coordinated_hand < table.hand_number:
                     if record.rebuy_pending:
                         # A rebuy window lasts a decision's time: one open a minute past that lost its close.
-                        if quiet >= timedelta(seconds=record.decision_seconds) + RESEND_AFTER:
+                        if resend_due(quiet - timedelta(seconds=record.decision_seconds)):
                             d.coordination.rebuy_closed(
                                 RebuyClosed(
                                     tournament_id=t.tournament_id, table=record.table_id, hand=table.hand_number
                                 )
                             )
                             resent.append(record.table_id)
-                    elif quiet >= RESEND_AFTER:
+                    elif resend_due(quiet):
                         d.coordination.hand_ended(
                             HandEnded(tournament_id=t.tournament_id, table=record.table_id, hand=table.hand_number)
                         )
@@ -396,7 +418,13 @@ class RecoveryService:
                 retrying(d, stop)
                 terminated.append(t.tournament_id)
         return WatchReport(
-            tuple(terminated), tuple(resent), tuple(rearmed), running, tables_open, recovering=tuple(recovering)
+            tuple(terminated),
+            tuple(resent),
+            tuple(rearmed),
+            running,
+            tables_open,
+            recovering=tuple(recovering),
+            resumed=tuple(resumed),
         )
 
     def _recovery_lost(self, t: TournamentRecord, now: datetime) -> bool:

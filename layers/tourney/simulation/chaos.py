@@ -28,7 +28,7 @@ from typing import Any
 from tourney.domain.ledger import AccountKind, EntryKind, player_account
 from tourney.domain.structure import TournamentFormat
 from tourney.simulation.faults import FaultCounts, FaultPlan
-from tourney.simulation.memory import EPOCH, OPERATOR, Simulation, SimulationOptions
+from tourney.simulation.memory import EPOCH, OPERATOR, Simulation, SimulationOptions, compensation_outcome
 
 RESTART_WINDOW = timedelta(minutes=20)
 """RULES.md, rule 17.2: compensation never starts before the termination plus exactly this."""
@@ -38,6 +38,9 @@ REFUND_WITHIN = timedelta(hours=24)
 """RULES.md, rule 17.6: a tournament that should have started and did not refunds within this."""
 MANAGEMENT_ACTS = ("stack", "disqualify")
 """Operator acts of rule 19 a run may carry (``plan_run`` draws none: a run's seed keeps its meaning)."""
+DEFAULT_PLAYERS_MAX = 40
+"""Fields of 2 to this many players (``--players-max``, CONTRACT.md)."""
+
 SCENARIOS = (
     "finish",
     "cancel_registering",
@@ -67,7 +70,7 @@ class RunPlan:
     acts: tuple[Act, ...]
 
 
-def plan_run(seed: int, players_max: int = 40) -> RunPlan:
+def plan_run(seed: int, players_max: int = DEFAULT_PLAYERS_MAX) -> RunPlan:
     """Everything one run does, drawn from its seed alone."""
     rng = random.Random(f"run:{seed}")
     scenario = SCENARIOS[seed % len(SCENARIOS)]
@@ -351,13 +354,13 @@ def outcome_of(sim: Simulation) -> str:
     if t.status == "cancelled":
         return "cancelled"
     if t.status == "terminated":
-        return str(sim.cloud.last_answer("compensate", "outcome") or "terminated")
+        return compensation_outcome(sim) or "terminated"
     if sim.restarts:
         return "restarted"
     return "finished" if t.status == "finished" else str(t.status)
 
 
-def run_many(runs: int, seed: int, players_max: int = 40, progress: bool = False) -> dict[str, Any]:
+def run_many(runs: int, seed: int, players_max: int = DEFAULT_PLAYERS_MAX, progress: bool = False) -> dict[str, Any]:
     master = random.Random(f"chaos:{seed}")
     seeds = [master.randrange(1, 2**31) // len(SCENARIOS) * len(SCENARIOS) + i % len(SCENARIOS) for i in range(runs)]
     return _report(seeds, seed, players_max, progress)
@@ -400,7 +403,7 @@ def _counts_of(detail: dict[str, Any]) -> FaultCounts:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runs", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--players-max", type=int, default=40)
+    parser.add_argument("--players-max", type=int, default=DEFAULT_PLAYERS_MAX)
     parser.add_argument("--report", type=Path, default=None)
     parser.add_argument("--replay", type=int, default=None, help="play one run again, by its run seed")
     parser.add_argument("--no-progress", action="store_true")
@@ -419,5 +422,13 @@ def run(args: argparse.Namespace) -> int:
         f"chaos: {report['runs']} runs, {sum(faults.values())} faults injected {faults}, outcomes {report['outcomes']}"
     )
     for v in report["violations"]:
-        print(f"VIOLATION run {v['run_seed']}: {v['detail']}  (replay: tourney chaos --replay {v['run_seed']})")
+        print(
+            f"VIOLATION run {v['run_seed']}: {v['detail']}  (replay: {replay_command(v['run_seed'], args.players_max)})"
+        )
     return 1 if report["violations"] else 0
+
+
+def replay_command(run_seed: str, players_max: int) -> str:
+    """The command that plays one run again: a run's plan depends on its seed and on ``--players-max``."""
+    command = f"tourney chaos --replay {run_seed}"
+    return command if players_max == DEFAULT_PLAYERS_MAX else f"{command} --players-max {players_max}"

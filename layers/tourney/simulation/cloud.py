@@ -33,7 +33,14 @@ from infra import wiring
 from tourney.adapters.memory import MemoryStore
 from tourney.domain.errors import IGNORED_BY_TRIGGERS, TourneyError
 from tourney.services.bootstrap import Services, bootstrap
-from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
+from tourney.services.messages import (
+    DEDUPLICATION_WINDOW_SECONDS,
+    HandEnded,
+    RebuyClosed,
+    RebuyDue,
+    TimeoutDue,
+    deduplication_id,
+)
 from tourney.services.records import Record
 from tourney.simulation.faults import NO_FAULTS, CrashPoint, FaultPlan
 
@@ -266,15 +273,6 @@ class Cloud:
         for watcher in self.watchers:
             watcher(record)
 
-    def last_answer(self, step: str, key: str) -> Any:
-        """``key`` of the last answer a workflow task ``step`` gave (the report's termination outcome)."""
-        for execution in reversed(list(self.executions.values())):
-            for name, answer in reversed(execution.answers):
-                value = getattr(answer, key, None) if name == step and answer is not None else None
-                if value is not None and value not in ("retry", "nothing"):
-                    return value
-        return None
-
     def _on_commit(self, phase: str) -> None:
         point = self._crash_at
         if point is None:
@@ -428,12 +426,21 @@ class _Timers:
 
 
 class _Fifo:
-    """``CoordinatorQueue``: one FIFO group per tournament, a message at a time, redelivered in order."""
+    """``CoordinatorQueue``: one FIFO group per tournament, a message at a time, redelivered in order.
+
+    As on SQS FIFO, a send with the deduplication id of a message enqueued in the last five minutes is
+    dropped (``deduplication_id``, the id ``SqsCoordination`` sets). A duplicate delivery drawn by the
+    fault plan is still delivered: it stands for a redelivery, which deduplication does not stop.
+    """
 
     def __init__(self, cloud: Cloud) -> None:
         self._cloud = cloud
         self._groups: dict[str, deque[tuple[HandEnded | RebuyClosed, int]]] = {}
         self._busy: set[str] = set()
+        self._sent: dict[str, datetime] = {}
+        """Deduplication id -> when a message with it was last enqueued, for the window SQS keeps."""
+        self._sent_order: deque[tuple[datetime, str]] = deque()
+        self.deduplicated = 0
 
     def hand_ended(self, message: HandEnded) -> None:
         self._send(message)
@@ -441,7 +448,26 @@ class _Fifo:
     def rebuy_closed(self, message: RebuyClosed) -> None:
         self._send(message)
 
+    def _first_in_window(self, message: HandEnded | RebuyClosed) -> bool:
+        """False for a send SQS drops: one with the deduplication id of a message enqueued in the last 5 minutes."""
+        now = self._cloud.now()
+        expired = now - timedelta(seconds=DEDUPLICATION_WINDOW_SECONDS)
+        sent, order = self._sent, self._sent_order
+        while order and order[0][0] <= expired:
+            at, old = order.popleft()
+            if sent.get(old) == at:
+                del sent[old]
+        key = deduplication_id(message)
+        if key in sent:
+            self.deduplicated += 1
+            return False
+        sent[key] = now
+        order.append((now, key))
+        return True
+
     def _send(self, message: HandEnded | RebuyClosed) -> None:
+        if not self._first_in_window(message):
+            return  # accepted by the queue and dropped, as SQS FIFO does (the adapter sets the same id)
         copies, late = self._cloud.faults.delivery("coordinator")
         group = self._groups.setdefault(message.tournament_id, deque())
         for _ in range(copies):

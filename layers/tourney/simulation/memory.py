@@ -404,6 +404,17 @@ def build_report(sim: Simulation) -> dict[str, Any]:
     return report
 
 
+def compensation_outcome(sim: Simulation) -> str | None:
+    """Rule 17.3's branch the compensation took (rollback, payout, refund_share), None before it was planned.
+
+    Read from the plan frozen with the coordinator's state, not from the workflow's answers: a step that
+    paid may have died before it answered.
+    """
+    coordinator = sim.store.coordinators.get(sim.tournament_id)
+    frozen = coordinator.state.compensation if coordinator is not None else None
+    return str(frozen.outcome) if frozen is not None else None
+
+
 def _termination_report(sim: Simulation) -> dict[str, Any]:
     term = sim.termination
     assert term is not None
@@ -415,7 +426,7 @@ def _termination_report(sim: Simulation) -> dict[str, Any]:
                     paid[leg.account.owner] = paid.get(leg.account.owner, 0) + leg.amount
     outcome = "restarted"
     if not term.restarted:
-        outcome = sim.cloud.last_answer("compensate", "outcome") or "unknown"
+        outcome = compensation_outcome(sim) or "unknown"
         term.remaining = sim._remaining()
     terminated = sim.store.tournaments.get(sim.tournament_id).terminated_at
     return {
