@@ -292,10 +292,11 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
     ),
     FunctionSpec(
         "watchdog",
-        "Every minute: resends lost hand ends, re-arms lost time-outs, terminates stalled tournaments",
+        "Every minute: resends lost hand ends, re-arms lost time-outs, starts a failed start again, "
+        "terminates stalled tournaments",
         tables={"tournaments": RW, "tables": R},
         sends_to=("timeouts", "coordinator"),
-        starts=("recovery",),
+        starts=("start", "recovery"),
         timeout_seconds=60,
     ),
     FunctionSpec(

@@ -239,6 +239,10 @@ class StepFunctionsWorkflows:
     def start_tournament(self, tournament_id: str) -> None:
         self._run(self._start, f"start-{tournament_id}", {"tournament_id": tournament_id})
 
+    def start_again(self, tournament_id: str) -> None:
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+        self._run(self._start, f"start-{tournament_id}-{stamp}", {"tournament_id": tournament_id})
+
     def recover(self, tournament_id: str) -> None:
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
         self._run(self._recovery, f"recover-{tournament_id}-{stamp}", {"tournament_id": tournament_id})

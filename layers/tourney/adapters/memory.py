@@ -617,6 +617,9 @@ class MemoryWorkflows:
             self.started.append(tournament_id)
             self.pending_starts.append(tournament_id)
 
+    def start_again(self, tournament_id: str) -> None:
+        self.pending_starts.append(tournament_id)  # a new execution's name: never a no-op
+
     def recover(self, tournament_id: str) -> None:
         if tournament_id not in self.recovering:
             self.recovering.append(tournament_id)

@@ -255,6 +255,10 @@ class Workflows(Protocol):
 
     def start_tournament(self, tournament_id: str) -> None: ...
 
+    def start_again(self, tournament_id: str) -> None:
+        """A new execution of the start workflow, under a name of its own (the watchdog: the first one failed)."""
+        ...
+
     def recover(self, tournament_id: str) -> None: ...
 
 

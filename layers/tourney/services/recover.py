@@ -16,6 +16,7 @@ compensated when the 20 minutes are over.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -39,6 +40,8 @@ STALLED = timedelta(minutes=5)
 """A table whose hand made no progress this long has stalled: its tournament is terminated."""
 RESEND_AFTER = timedelta(minutes=1)
 """A hand end not coordinated this long after its table's last write was lost: the watchdog sends it again."""
+START_QUIET = timedelta(minutes=10)
+"""A start not complete this long after registration closed (or after the last request) is requested again."""
 RECOVERY_QUIET = timedelta(minutes=5)
 """A terminated tournament's recovery workflow shows a sign of life at every step (at least every minute while
 its window is open); this long without one, the watchdog requests the workflow again (a lost start, a failure)."""
@@ -365,6 +368,7 @@ class RecoveryService:
         rearmed: list[str] = []
         recovering: list[str] = []
         resumed: list[str] = []
+        restarting: list[str] = []
         running = tables_open = 0
         for t in d.store.tournaments.list():
             if t.status is TournamentStatus.TERMINATED and t.ended_at is None:
@@ -377,7 +381,10 @@ class RecoveryService:
             coordinator = d.store.coordinators.get(t.tournament_id)
             state = coordinator.state if coordinator else None
             stalled = False
-            for record in self._tables(t.tournament_id):
+            tables = d.store.tables.list(t.tournament_id)
+            if self._start_lost(t, tables, now):
+                restarting.append(t.tournament_id)
+            for record in (r for r in tables if not r.closed):
                 tables_open += 1
                 quiet = now - (record.updated_at or now)
                 table = record.table
@@ -425,7 +432,41 @@ class RecoveryService:
             tables_open,
             recovering=tuple(recovering),
             resumed=tuple(resumed),
+            starting=tuple(restarting),
         )
+
+    def _start_lost(self, t: TournamentRecord, tables: Sequence[TableRecord], now: datetime) -> bool:
+        """Start the start workflow again if it failed before every table dealt (each step is idempotent).
+
+        A task whose retries are spent fails the execution; registration is closed and the money in the
+        pool, so the tournament must start. Incomplete: a table of the draw not written yet, or one that
+        can deal and never did. Requested at most every ``START_QUIET``, stamped as ``recovery_seen_at``.
+        """
+        if t.closed_at is None:
+            return False
+        missing = len(tables) < t.tables_at_start
+        if not missing and not any(
+            not r.closed and not r.halted and r.table.hand_number == 0 and len(r.table.active) >= 2 for r in tables
+        ):
+            return False
+        last = t.recovery_seen_at or t.closed_at
+        if now - last < START_QUIET:
+            return False
+        d = self._d
+
+        def stamp() -> bool:
+            current = d.store.tournaments.get(t.tournament_id)
+            if current.status is not TournamentStatus.RUNNING:
+                return False
+            uow = d.store.unit_of_work()
+            uow.save(replace(current, recovery_seen_at=now))
+            uow.commit()
+            return True
+
+        if not retrying(d, stamp):
+            return False
+        d.workflows.start_again(t.tournament_id)
+        return True
 
     def _recovery_lost(self, t: TournamentRecord, now: datetime) -> bool:
         """Request the recovery workflow again if no step of it was seen for ``RECOVERY_QUIET`` (rule 17).

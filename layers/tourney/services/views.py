@@ -432,5 +432,7 @@ class WatchReport(View):
     """Their tables still in play (the dashboard's active tables)."""
     recovering: tuple[str, ...] = ()
     """Terminated tournaments whose recovery workflow was requested again (lost, or failed: rule 17)."""
+    starting: tuple[str, ...] = ()
+    """Running tournaments whose start workflow failed before every table dealt, started again."""
     resumed: tuple[str, ...] = ()
     """Tables a restart left halted (its invocation died before it resumed them), resumed now (rule 17.2)."""

@@ -537,6 +537,11 @@ class _Workflows:
     def start_tournament(self, tournament_id: str) -> None:
         self._cloud.execute(f"start-{tournament_id}", "start", start_workflow(self._cloud.services, tournament_id))
 
+    def start_again(self, tournament_id: str) -> None:
+        stamp = self._cloud.now().astimezone(UTC).strftime("%Y%m%dT%H%M%S")
+        body = start_workflow(self._cloud.services, tournament_id)
+        self._cloud.execute(f"start-{tournament_id}-{stamp}", "start", body)
+
     def recover(self, tournament_id: str) -> None:
         stamp = self._cloud.now().astimezone(UTC).strftime("%Y%m%dT%H%M%S")
         body = recovery_workflow(self._cloud.services, tournament_id)
