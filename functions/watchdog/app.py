@@ -1,7 +1,10 @@
-"""Every minute (EventBridge Scheduler): find stalled tables and terminate their tournament (RULES.md, rule 17).
+"""Every minute (EventBridge Scheduler): set stalled play going again, or terminate it (RULES.md, rule 17).
 
-Termination starts the recovery workflow. Terminating twice is a no-op, so
-overlapping runs are harmless.
+It sends lost hand ends again (backing off), re-arms lost time-outs, starts a
+failed start workflow again, resumes tables a restart left halted, requests a
+lost recovery workflow again, and terminates a tournament whose tables made
+no progress (termination starts the recovery workflow). Every one of these is
+idempotent, so overlapping runs are harmless.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The simulation's money check: money held equals what came in (deposits) plus the house's overlay (RULES.md)."""
+"""The simulation's checks: money held is what came in (deposits) plus the overlay (RULES.md); chips stay in play."""
 
 from typing import Any
 
@@ -38,3 +38,15 @@ def test_money_that_no_deposit_explains_is_a_simulation_error(
 ) -> None:
     with pytest.raises(SimulationError, match=why):
         _money_held(store_with(balances, monkeypatch))
+
+
+def test_rule_11_a_field_whose_players_are_never_moved_is_a_simulation_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Given a planted defect: the coordinator never carries out balancing's seat moves
+    from tourney.services import coordinate
+    from tourney.simulation.memory import Simulation, SimulationOptions
+
+    monkeypatch.setattr(coordinate, "seat_moves", lambda *args: [])
+    # When a field of several tables plays down (the checks run after every hand below 200 players)
+    # Then the checks stop the run: the players of broken tables left play with their chips
+    with pytest.raises(SimulationError, match="chips in play"):
+        Simulation(SimulationOptions(players=40, seed=3)).run()

@@ -17,6 +17,7 @@ from typing import Any
 from tourney.adapters.memory import MemoryStore
 from tourney.domain.blinds import first_active_after
 from tourney.domain.ledger import NON_NEGATIVE_KINDS, AccountKind
+from tourney.domain.registration import TournamentStatus
 from tourney.services.records import HandRecord, TableRecord
 
 
@@ -122,11 +123,14 @@ class Checks:
                     f"table {r.table_id} seats {len(r.table.seats)}; balancing counts {sizes[r.table_id]}"
                 )
         playing = [len(r.table.seats) for r in tables if r.table.hand_in_progress]
-        if playing and max(sizes.values(), default=0) - min(sizes.values(), default=0) > 1:
+        # Terminated, nothing is dealt until the restart: a table between hands keeps its gap until then (rule 17).
+        dealing = t.status is TournamentStatus.RUNNING
+        if dealing and playing and max(sizes.values(), default=0) - min(sizes.values(), default=0) > 1:
             largest, smallest = max(sizes.values()), min(sizes.values())
             # A gap is legal only while the largest tables are in a hand (they give a player when it ends).
             for r in tables:
-                if sizes.get(r.table_id) == largest and not r.table.hand_in_progress and not _waiting(r, sizes):
+                between = not r.table.hand_in_progress and not r.halted  # a halted table deals when it resumes
+                if sizes.get(r.table_id) == largest and between and not _waiting(r, sizes):
                     raise SimulationError(
                         f"table {r.table_id} has {largest} players between hands; the smallest has {smallest}"
                     )
