@@ -17,7 +17,6 @@ from typing import Any
 from tourney.adapters.memory import MemoryStore
 from tourney.domain.blinds import first_active_after
 from tourney.domain.ledger import NON_NEGATIVE_KINDS, AccountKind
-from tourney.domain.registration import TournamentStatus
 from tourney.services.records import HandRecord, TableRecord
 
 
@@ -124,7 +123,7 @@ class Checks:
                 )
         playing = [len(r.table.seats) for r in tables if r.table.hand_in_progress]
         # Terminated, nothing is dealt until the restart: a table between hands keeps its gap until then (rule 17).
-        dealing = t.status is TournamentStatus.RUNNING
+        dealing = t.status == "running"
         if dealing and playing and max(sizes.values(), default=0) - min(sizes.values(), default=0) > 1:
             largest, smallest = max(sizes.values()), min(sizes.values())
             # A gap is legal only while the largest tables are in a hand (they give a player when it ends).
