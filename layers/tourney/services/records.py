@@ -71,7 +71,8 @@ class TournamentRecord:
     restarted_by: str = ""
     restart_reason: str = ""
     recovery_seen_at: datetime | None = None
-    """The last step of a recovery workflow run for the current termination (the watchdog re-requests a lost one)."""
+    """The last sign of life of the workflow in charge: a recovery step for the current termination, or the
+    watchdog's last request of the start workflow again for a start that failed (each re-requested when quiet)."""
     cancelled_by: str = ""
     cancel_reason: str = ""
     tables_at_start: int = 0

@@ -359,7 +359,8 @@ class RecoveryService:
     def watch(self, now: datetime | None = None) -> WatchReport:
         """Find stalled tables and set them going again, or terminate a tournament whose play stopped.
 
-        A lost hand end is sent again, a lost time-out re-armed, a table a restart left halted resumed.
+        A lost hand end is sent again, a lost time-out re-armed, a failed start started again, a table a
+        restart left halted resumed, a lost recovery workflow requested again.
         """
         d = self._d
         now = now or d.clock.now()
@@ -368,7 +369,7 @@ class RecoveryService:
         rearmed: list[str] = []
         recovering: list[str] = []
         resumed: list[str] = []
-        restarting: list[str] = []
+        starting: list[str] = []
         running = tables_open = 0
         for t in d.store.tournaments.list():
             if t.status is TournamentStatus.TERMINATED and t.ended_at is None:
@@ -383,7 +384,7 @@ class RecoveryService:
             stalled = False
             tables = d.store.tables.list(t.tournament_id)
             if self._start_lost(t, tables, now):
-                restarting.append(t.tournament_id)
+                starting.append(t.tournament_id)
             for record in (r for r in tables if not r.closed):
                 tables_open += 1
                 quiet = now - (record.updated_at or now)
@@ -432,7 +433,7 @@ class RecoveryService:
             tables_open,
             recovering=tuple(recovering),
             resumed=tuple(resumed),
-            starting=tuple(restarting),
+            starting=tuple(starting),
         )
 
     def _start_lost(self, t: TournamentRecord, tables: Sequence[TableRecord], now: datetime) -> bool:
