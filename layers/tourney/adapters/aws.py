@@ -240,9 +240,12 @@ class StepFunctionsWorkflows:
         self._run(self._start, f"start-{tournament_id}", {"tournament_id": tournament_id})
 
     def start_again(self, tournament_id: str) -> None:
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-        self._run(self._start, f"start-{tournament_id}-{stamp}", {"tournament_id": tournament_id})
+        self._run(self._start, f"start-{tournament_id}-{_stamp()}", {"tournament_id": tournament_id})
 
     def recover(self, tournament_id: str) -> None:
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-        self._run(self._recovery, f"recover-{tournament_id}-{stamp}", {"tournament_id": tournament_id})
+        self._run(self._recovery, f"recover-{tournament_id}-{_stamp()}", {"tournament_id": tournament_id})
+
+
+def _stamp() -> str:
+    """An execution name's time, to the second: a new execution per request of a workflow again."""
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%S")

@@ -16,7 +16,7 @@ compensated when the 20 minutes are over.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -451,22 +451,9 @@ class RecoveryService:
         ):
             return False
         last = t.recovery_seen_at or t.closed_at
-        if now - last < START_QUIET:
+        if now - last < START_QUIET or not self._stamp_seen(t, now, lambda c: c.status is TournamentStatus.RUNNING):
             return False
-        d = self._d
-
-        def stamp() -> bool:
-            current = d.store.tournaments.get(t.tournament_id)
-            if current.status is not TournamentStatus.RUNNING:
-                return False
-            uow = d.store.unit_of_work()
-            uow.save(replace(current, recovery_seen_at=now))
-            uow.commit()
-            return True
-
-        if not retrying(d, stamp):
-            return False
-        d.workflows.start_again(t.tournament_id)
+        self._d.workflows.start_again(t.tournament_id)
         return True
 
     def _recovery_lost(self, t: TournamentRecord, now: datetime) -> bool:
@@ -476,24 +463,28 @@ class RecoveryService:
         every ``RECOVERY_QUIET`` while nothing answers; starting the workflow
         is idempotent, and so is each of its steps.
         """
-        d = self._d
         last = t.recovery_seen_at or t.terminated_at or now
         if now - last < RECOVERY_QUIET:
             return False
+        if not self._stamp_seen(t, now, lambda c: c.status is TournamentStatus.TERMINATED and c.ended_at is None):
+            return False
+        self._d.workflows.recover(t.tournament_id)
+        return True
+
+    def _stamp_seen(self, t: TournamentRecord, now: datetime, still: Callable[[TournamentRecord], bool]) -> bool:
+        """Stamp ``recovery_seen_at`` now if the tournament read again is ``still`` as found (a conditional write)."""
+        d = self._d
 
         def stamp() -> bool:
             current = d.store.tournaments.get(t.tournament_id)
-            if current.status is not TournamentStatus.TERMINATED or current.ended_at is not None:
+            if not still(current):
                 return False
             uow = d.store.unit_of_work()
             uow.save(replace(current, recovery_seen_at=now))
             uow.commit()
             return True
 
-        if not retrying(d, stamp):
-            return False
-        d.workflows.recover(t.tournament_id)
-        return True
+        return retrying(d, stamp)
 
 
 def _with_pending_chips(record: TableRecord) -> TableRecord:

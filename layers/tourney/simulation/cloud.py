@@ -454,9 +454,7 @@ class _Fifo:
         expired = now - timedelta(seconds=DEDUPLICATION_WINDOW_SECONDS)
         sent, order = self._sent, self._sent_order
         while order and order[0][0] <= expired:
-            at, old = order.popleft()
-            if sent.get(old) == at:
-                del sent[old]
+            del sent[order.popleft()[1]]  # a key is enqueued again only once it expired: its entry is this one
         key = deduplication_id(message)
         if key in sent:
             self.deduplicated += 1
@@ -538,14 +536,16 @@ class _Workflows:
         self._cloud.execute(f"start-{tournament_id}", "start", start_workflow(self._cloud.services, tournament_id))
 
     def start_again(self, tournament_id: str) -> None:
-        stamp = self._cloud.now().astimezone(UTC).strftime("%Y%m%dT%H%M%S")
         body = start_workflow(self._cloud.services, tournament_id)
-        self._cloud.execute(f"start-{tournament_id}-{stamp}", "start", body)
+        self._cloud.execute(f"start-{tournament_id}-{self._stamp()}", "start", body)
 
     def recover(self, tournament_id: str) -> None:
-        stamp = self._cloud.now().astimezone(UTC).strftime("%Y%m%dT%H%M%S")
         body = recovery_workflow(self._cloud.services, tournament_id)
-        self._cloud.execute(f"recover-{tournament_id}-{stamp}", "recovery", body)
+        self._cloud.execute(f"recover-{tournament_id}-{self._stamp()}", "recovery", body)
+
+    def _stamp(self) -> str:
+        """An execution name's time, to the second, as the AWS adapter writes it."""
+        return self._cloud.now().astimezone(UTC).strftime("%Y%m%dT%H%M%S")
 
 
 class _Pushes:
