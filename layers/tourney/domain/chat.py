@@ -5,8 +5,9 @@ The system enforces what it can of the table's etiquette:
 * a line is at most :data:`MAX_LENGTH` characters (after trimming blanks);
 * a player says at most :data:`RATE_COUNT` lines in any :data:`RATE_SECONDS`
   seconds (a sliding window: :class:`RateWindow`);
-* seated players who are not dealt in the hand in progress may chat; players
-  in it cannot until it ends; observers read only; operators may always write;
+* seated players who are not in the hand in progress (never dealt in, or
+  folded) may chat; players still in it cannot until it ends; observers read
+  only; operators may always write;
 * a muted player is silenced;
 * a line the language check places in another language than English is
   refused, and one it cannot place ("gg", "nh") is accepted.
@@ -42,8 +43,8 @@ class Speaker(StrEnum):
     """Who is saying a line at a table."""
 
     OPERATOR = "operator"
-    PLAYER = "player"  # seated, not dealt in the hand in progress
-    IN_HAND = "in_hand"  # seated and dealt in the hand in progress
+    PLAYER = "player"  # seated, not in the hand in progress (never dealt in, or folded)
+    IN_HAND = "in_hand"  # seated and still in the hand in progress (dealt in, not folded)
     OBSERVER = "observer"  # not seated at this table
 
 

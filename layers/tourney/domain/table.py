@@ -81,7 +81,7 @@ from tourney.domain.errors import (
     StaleAction,
     TourneyError,
 )
-from tourney.domain.hand import ActionKind, Checked, Decision, Folded, Hand
+from tourney.domain.hand import ActionKind, Checked, Decision, Folded, Hand, SeatStatus
 from tourney.domain.structure import (
     DEFAULT_AWAY_DECISION_SECONDS,
     DEFAULT_DECISION_SECONDS,
@@ -373,6 +373,20 @@ class Table:
         if hand is None or hand.is_over:
             return False
         return any(self._seats[seat].player == player for seat in hand.seats if seat in self._seats)
+
+    def still_in_hand(self, player: str) -> bool:
+        """Whether the player is dealt in the hand in progress and has not folded (all in counts as in it).
+
+        Rule 18 keeps quiet only the players still in the hand: one who folded may chat.
+        """
+        hand = self._hand
+        if hand is None or hand.is_over:
+            return False
+        return any(
+            self._seats[seat].player == player and hand.status(seat) is not SeatStatus.FOLDED
+            for seat in hand.seats
+            if seat in self._seats
+        )
 
     @property
     def button_draw(self) -> ButtonDraw | None:

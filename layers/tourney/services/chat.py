@@ -2,8 +2,8 @@
 
 :meth:`ChatService.say` checks, in this order, what the room enforces
 (``domain/chat.py``): who the speaker is at the table (observers read only,
-players dealt in the hand in progress wait for its end, operators may always
-write; the length, rate and language apply to them too), a mute
+players still in the hand in progress (dealt in, not folded) wait for its
+end, operators may always write; the length, rate and language apply to them too), a mute
 (``store.mutes``), the length, the rate (5 lines in any 10 seconds per player,
 kept in the :class:`ChatLog` so every Lambda shares it: a versioned window
 item written conditionally), then the English-only check (loaded at its first
@@ -114,7 +114,7 @@ class ChatService:
         record = d.store.tables.get(tid, table)  # NotFound for a table that does not exist
         now = d.clock.now()
         seated = player in record.table.players.values()
-        role = rules.speaker_role(seated=seated, in_hand=record.table.in_hand(player), operator=operator)
+        role = rules.speaker_role(seated=seated, in_hand=record.table.still_in_hand(player), operator=operator)
         hand = record.table.hand_number
         said = text.strip()
         try:
