@@ -374,6 +374,15 @@ class Table:
             return False
         return any(self._seats[seat].player == player for seat in hand.seats if seat in self._seats)
 
+    def chips_owned(self, player: str, pending: int = 0) -> int:
+        """The chips a player owns: what a rebuy is judged by (RULES.md, 'Rebuys and add-ons').
+
+        During a hand they are dealt in, the stack they started it with (chips in the pot stay theirs
+        until it ends: going all in does not lower it); otherwise their stack. ``pending``: chips
+        already bought in the hand, waiting for its end.
+        """
+        return self._seats[self.seat_of(player)].stack + pending
+
     def still_in_hand(self, player: str) -> bool:
         """Whether the player is dealt in the hand in progress and has not folded (all in counts as in it).
 

@@ -204,24 +204,28 @@ class TournamentState:
             return True
         return False
 
-    def verify_rebuy(self, contribution: Contribution, stack: int, now: datetime, *, eliminated: bool) -> None:
-        """A rebuy: during a rebuy period, at or below the starting stack, not eliminated (RULES.md, Rebuys)."""
+    def verify_rebuy(self, contribution: Contribution, owned: int, now: datetime, *, eliminated: bool) -> None:
+        """A rebuy: during a rebuy period, at or below the starting stack, not eliminated (RULES.md, Rebuys).
+
+        ``owned``: the chips the player owns (``Table.chips_owned``: the stack they started the hand in
+        progress with, plus chips already bought in it), never the chips behind.
+        """
         if self.config.format is not TournamentFormat.REBUY or not self.rebuys_open(now):
             raise RegistrationClosed("rebuys are not open")
         if eliminated:
             raise Conflict(f"{contribution.player_id} was eliminated")
-        if stack > self.config.starting_stack:
+        if owned > self.config.starting_stack:
             raise Conflict(f"a rebuy needs a stack at or below {self.config.starting_stack} chips")
 
     def rebuy(
-        self, contribution: Contribution, stack: int, now: datetime, *, eliminated: bool, house_shards: int
+        self, contribution: Contribution, owned: int, now: datetime, *, eliminated: bool, house_shards: int
     ) -> tuple[Entry, ...]:
         """The entries of a rebuy; ``contribution`` is updated (the caller stores it and adds the chips).
 
         ``house_shards``: the tournament's house revenue shards (``TournamentRecord.house_shards``), so the
         fee goes to the buyer's shard, where the buy-in's fee went and where compensation takes it back.
         """
-        self.verify_rebuy(contribution, stack, now, eliminated=eliminated)
+        self.verify_rebuy(contribution, owned, now, eliminated=eliminated)
         return _purchase(self.tournament_id, self.config, Purchase.REBUY, contribution, now, house_shards)
 
     def verify_add_on(self, contribution: Contribution, now: datetime, *, eliminated: bool) -> None:

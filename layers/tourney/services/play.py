@@ -113,13 +113,13 @@ class PlayService:
         state = coordinator.state
         entrant, record = self._entrant_table(tid, player)
         table = record.table
-        seat = table.seat_of(player)
+        table.seat_of(player)  # NotSeated unless the entrant's table seats them
         contribution = replace(entrant.contribution)
         shards = t.house_shards  # the fee goes to the buyer's house shard, where rule 17 takes it back from
         if purchase is Purchase.REBUY:
-            # Chips already bought in this hand count: a second rebuy in one hand is over the starting stack.
-            stack = table.stack(seat) + sum(c for p, c in record.pending_chips if p == player)
-            entries = state.rebuy(contribution, stack, now, eliminated=entrant.eliminated, house_shards=shards)
+            bought = sum(c for p, c in record.pending_chips if p == player)
+            owned = table.chips_owned(player, bought)
+            entries = state.rebuy(contribution, owned, now, eliminated=entrant.eliminated, house_shards=shards)
             chips = state.config.chips_per_rebuy
         else:
             entries = state.add_on(contribution, now, eliminated=entrant.eliminated, house_shards=shards)
