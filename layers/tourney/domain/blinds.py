@@ -158,6 +158,32 @@ def first_hand_positions(button_seat: int, active: Mapping[int, str]) -> Positio
     return Positions(button=button, small_blind=_occupant(sb_seat, active), big_blind=_occupant(bb_seat, active))
 
 
+def drawn_button_positions(button_seat: int, active: Mapping[int, str]) -> Positions:
+    """Positions of a table's first hand from its draw, its drawn button seat emptied or not (rules 6, 7, 14).
+
+    The drawn player may leave before the table's first hand is played out
+    (disqualified during it, the hand then cancelled by rule 17). The empty
+    seat keeps the draw's place: the SB is the first active seat clockwise
+    after it and the BB the next, and the button moves as rule 7 moves it when
+    its player is gone: to the nearest active player counter-clockwise from
+    the SB. Heads-up, that is the SB's own seat (rule 14).
+
+    >>> drawn_button_positions(2, {1: "a", 3: "c", 4: "d"}).seats()
+    (1, 3, 4)
+    >>> drawn_button_positions(5, {2: "a", 7: "c"}).seats()
+    (7, 7, 2)
+    """
+    if button_seat in active:
+        return first_hand_positions(button_seat, active)
+    _require_two(active)
+    small_blind = _occupant(first_active_after(button_seat, active), active)
+    big_blind = _occupant(first_active_after(small_blind.seat, active), active)
+    button = _occupant(first_active_before(small_blind.seat, active), active)
+    if len(active) == 2:
+        button = small_blind
+    return Positions(button=button, small_blind=small_blind, big_blind=big_blind)
+
+
 def next_positions(previous: Positions, active: Mapping[int, str]) -> Positions:
     """Positions of the next hand: the big blind moves forward (RULES.md, rules 7, 8 and 14).
 

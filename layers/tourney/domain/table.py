@@ -54,6 +54,10 @@ Readings fixed here:
 2. The "button of the table's last hand" that an arriving player sits next
    to (rule 13) is the button of the hand in progress or last played; before
    the first hand it is the drawn button.
+3. The player who drew the button may leave before the table's first hand
+   is played out (disqualified during it, the hand cancelled by rule 17):
+   the first hand is then dealt from the empty drawn seat, the button moving
+   by rule 7 (``blinds.drawn_button_positions``).
 """
 
 from __future__ import annotations
@@ -65,7 +69,7 @@ from datetime import datetime
 from typing import Any
 
 from tourney.domain.balancing import TableSeats
-from tourney.domain.blinds import Occupant, Positions, first_hand_positions, next_positions, upcoming_big_blind
+from tourney.domain.blinds import Occupant, Positions, drawn_button_positions, next_positions, upcoming_big_blind
 from tourney.domain.button_draw import ButtonDraw, draw_for_button
 from tourney.domain.cards import Card
 from tourney.domain.errors import (
@@ -435,8 +439,8 @@ class Table:
         positions = self.positions
         if positions is not None:
             return upcoming_big_blind(positions, active)
-        if self._draw is not None and self._draw.button in active:
-            return first_hand_positions(self._draw.button, active).big_blind
+        if self._draw is not None:
+            return drawn_button_positions(self._draw.button, active).big_blind
         return None
 
     def table_seats(self) -> TableSeats:
@@ -562,6 +566,22 @@ class Table:
         self._last_positions = None
         return self._draw
 
+    def positions_to_deal(self) -> Positions:
+        """The positions the next hand is dealt with (RULES.md, rules 6, 7, 14): what ``start_hand`` uses.
+
+        From the last hand played out, else from the button draw (its drawn
+        seat emptied or not: ``drawn_button_positions``). ``NotEnoughPlayers``
+        below two active players, ``ButtonNotDrawn`` before the draw.
+        """
+        active = self.active
+        if len(active) < 2:
+            raise NotEnoughPlayers(f"table {self._number} has {len(active)} active player(s): it does not deal")
+        if self._last_positions is not None:
+            return next_positions(self._last_positions, active)
+        if self._draw is None:
+            raise ButtonNotDrawn(f"table {self._number} must draw for the button before its first hand")
+        return drawn_button_positions(self._draw.button, active)
+
     def start_hand(
         self,
         level: BlindLevel,
@@ -581,14 +601,7 @@ class Table:
         if self.hand_in_progress:
             raise HandInProgress(f"table {self._number} is already playing hand {self._hand_number}")
         active = self.active
-        if len(active) < 2:
-            raise NotEnoughPlayers(f"table {self._number} has {len(active)} active player(s): it does not deal")
-        if self._last_positions is not None:
-            positions = next_positions(self._last_positions, active)
-        elif self._draw is not None and self._draw.button in active:
-            positions = first_hand_positions(self._draw.button, active)
-        else:
-            raise ButtonNotDrawn(f"table {self._number} must draw for the button before its first hand")
+        positions = self.positions_to_deal()
         button, sb, bb = positions.seats()
         hand = Hand.deal(
             {seat: self._seats[seat].stack for seat in active},
