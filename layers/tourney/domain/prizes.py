@@ -194,6 +194,8 @@ class Payout:
     def __post_init__(self) -> None:
         if not self.groups or self.groups[0].first != 1:
             raise ValueError("a payout starts at first place")
+        if any(g.parts <= 0 or g.last < g.first for g in self.groups):
+            raise ValueError("every paid place gets a positive share")
         for before, after in zip(self.groups, self.groups[1:], strict=False):
             if after.first != before.last + 1 or after.parts > before.parts:
                 raise ValueError("payout groups are consecutive and never pay a worse place more")
@@ -250,7 +252,18 @@ def _small_field_percent(entrants: int) -> tuple[int, ...]:
     return [percent for lowest, percent in _SMALL_FIELDS if lowest <= entrants][-1]
 
 
-def _from_percent(percent: Sequence[int]) -> Payout:
+def fixed_payout(percent: Sequence[int]) -> Payout:
+    """A tournament's own payout: whole percents per place, best first (``TournamentConfig.payout_percent``).
+
+    The payout rule is :class:`Payout`'s: a ``ValueError`` names what breaks it.
+    ``TournamentConfig`` builds this when it is made, so a table the rule refuses
+    never reaches a tournament.
+
+    >>> fixed_payout((10, 90))
+    Traceback (most recent call last):
+    ...
+    ValueError: payout groups are consecutive and never pay a worse place more
+    """
     return Payout(tuple(PayoutGroup(place, place, p * PERCENT) for place, p in enumerate(percent, start=1)))
 
 
@@ -287,9 +300,9 @@ def payout_for(entrants: int, fixed_percent: Sequence[int] = ()) -> Payout:
     if entrants < 1:
         raise ValueError("a payout needs at least one entrant")
     if fixed_percent and len(fixed_percent) <= entrants:
-        return _from_percent(fixed_percent)
+        return fixed_payout(fixed_percent)
     if entrants < _FIRST_GENERATED_BAND:
-        return _from_percent(_small_field_percent(max(entrants, 2)))
+        return fixed_payout(_small_field_percent(max(entrants, 2)))
     return _generated(_paid_places(entrants))
 
 

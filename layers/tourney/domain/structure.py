@@ -29,6 +29,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from tourney.domain.errors import InvalidConfiguration
+from tourney.domain.prizes import fixed_payout
 
 MIN_SEATS: Final = 2
 MAX_SEATS: Final = 10
@@ -242,12 +243,7 @@ class TournamentConfig:
         object.__setattr__(self, "payout_percent", tuple(self.payout_percent))
         self._check_levels()
         self._check_rebuys()
-        if self.payout_percent and (
-            sum(self.payout_percent) != 100 or any(type(p) is not int or p <= 0 for p in self.payout_percent)
-        ):
-            raise InvalidConfiguration(
-                f"payout percentages must be positive integers adding to 100: {self.payout_percent}"
-            )
+        self._check_payout()
 
     def _check_levels(self) -> None:
         for expected, level in enumerate(self.levels, start=1):
@@ -255,6 +251,23 @@ class TournamentConfig:
                 raise InvalidConfiguration(f"level {expected} is not a BlindLevel: {level!r}")
             if level.number != expected:
                 raise InvalidConfiguration(f"levels must be numbered 1, 2, ...: found {level.number} at {expected}")
+
+    def _check_payout(self) -> None:
+        """A fixed payout obeys the payout rule (``prizes.Payout``) and pays no more places than the field holds."""
+        percent = self.payout_percent
+        if not percent:
+            return
+        if any(type(p) is not int or p <= 0 for p in percent) or sum(percent) != 100:
+            raise InvalidConfiguration(f"payout percentages must be positive integers adding to 100: {percent}")
+        try:
+            fixed_payout(percent)
+        except ValueError as broken:
+            raise InvalidConfiguration(f"payout {list(percent)}: {broken}") from None
+        if len(percent) > self.max_players:
+            raise InvalidConfiguration(
+                f"payout {list(percent)} pays {len(percent)} places, more than the {self.max_players} players "
+                "the tournament can hold"
+            )
 
     def _check_rebuys(self) -> None:
         if self.format is not TournamentFormat.REBUY:
@@ -275,7 +288,7 @@ class TournamentConfig:
     ) -> TournamentConfig:
         """A configuration with the RULES.md defaults of ``format``, then ``overrides`` (RULES.md, 'Defaults').
 
-        Sit&Go: 5-minute levels, 9 seats, 9 players, paying 50/30/20. Rebuy: one
+        Sit&Go: 5-minute levels, 9 seats, 9 players, paying 50/30/20 (two players: the winner takes all). Rebuy: one
         rebuy period over the first ``DEFAULT_REBUY_LEVELS`` levels, no add-on
         unless given.
         """
@@ -292,6 +305,12 @@ class TournamentConfig:
         elif fmt is TournamentFormat.REBUY:
             defaults = {"rebuy_periods": (RebuyPeriod(1, DEFAULT_REBUY_LEVELS),)}
         defaults.update(overrides)
+        if (
+            fmt is TournamentFormat.SNG
+            and "payout_percent" not in overrides
+            and defaults["max_players"] < len(SIT_AND_GO_PAYOUT_PERCENT)
+        ):
+            defaults["payout_percent"] = ()  # heads-up: the table by entrants (2-4 entrants: winner takes all)
         return cls(format=fmt, buy_in=buy_in, entry_fee=entry_fee, **defaults)
 
     @property
