@@ -419,6 +419,8 @@ class SweepReport(View):
     players_refunded: int = 0
     started: tuple[str, ...] = ()
     """Full Sit&Gos whose start workflow was requested (again)."""
+    failed: tuple[str, ...] = ()
+    """Tournaments whose sweep raised (logged as errors, counted; the others were swept all the same)."""
 
 
 @dataclass(frozen=True)
@@ -436,3 +438,5 @@ class WatchReport(View):
     """Running tournaments whose start workflow failed before every table dealt, started again."""
     resumed: tuple[str, ...] = ()
     """Tables a restart left halted (its invocation died before it resumed them), resumed now (rule 17.2)."""
+    failed: tuple[str, ...] = ()
+    """Tournaments whose check raised (logged as errors, counted; the others were checked all the same)."""
