@@ -280,7 +280,9 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
         "coordinator",
         "SQS FIFO (group = tournament): hand ended -> places, prizes, balancing, breaking, final table",
         tables={**_PLAY_TABLES, "tournaments": RW, "hands": RW, "ledger": RW},
-        sends_to=("timeouts",),
+        # A hand it deals may end at once (every player but one all in on the blinds and antes): its end goes
+        # to the coordinator's own queue, like any other hand's.
+        sends_to=("timeouts", "coordinator"),
         pushes=True,
     ),
     FunctionSpec(
@@ -425,6 +427,7 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("Registrations", "Count", "Sum", "api", "one per registration"),
     MetricSpec("TournamentsTerminated", "Count", "Sum", "watchdog", "stalled tournaments terminated"),
     MetricSpec("TournamentsRefunded", "Count", "Sum", "sweeper", "tournaments refunded for not starting"),
+    MetricSpec("WatchFailures", "Count", "Sum", "watchdog", "tournaments whose check raised (the others checked)"),
     MetricSpec("MessagesIgnored", "Count", "Sum", "timeouts, coordinator, tasks", "stale or duplicate messages"),
 )
 

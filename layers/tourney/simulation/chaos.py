@@ -140,6 +140,7 @@ class ChaosSimulation(Simulation):
         self.deadline = timedelta(days=2)  # rule 17.6's 24 hours, and the longest small tournament, fit in it
         self.plan = plan
         self._scheduled_after_start = False
+        self.refusals_fail = False  # a call AWS refused is reported as a permission violation (``violations``)
 
     def run_plan(self) -> None:
         for act in self.plan.acts:
@@ -163,16 +164,16 @@ class ChaosSimulation(Simulation):
         self.faults.counts.operator_acts += 1
         self.faults.log.append(f"operator {act.kind} at {self.cloud.now().isoformat()}")
         if act.kind == "terminate":
-            self.cloud.invoke_api(lambda: admin.terminate(tid, OPERATOR, "chaos"))
+            self.cloud.invoke_api(lambda: admin.terminate(tid, OPERATOR, "chaos"), "admin")
         elif act.kind == "restart":
             restart = getattr(admin, "restart", None)
             if restart is not None:
-                self.cloud.invoke_api(lambda: restart(tid, OPERATOR, "chaos"))
+                self.cloud.invoke_api(lambda: restart(tid, OPERATOR, "chaos"), "admin")
         elif act.kind in MANAGEMENT_ACTS:
             self._manage(act)
         else:
             cancel = getattr(admin, "cancel", None) or admin.terminate
-            self.cloud.invoke_api(lambda: cancel(tid, OPERATOR, "chaos"))
+            self.cloud.invoke_api(lambda: cancel(tid, OPERATOR, "chaos"), "admin")
 
     def _manage(self, act: Act) -> None:
         """A stack adjustment or a disqualification (rule 19) of a player drawn from the act, sent as an operator
@@ -194,10 +195,10 @@ class ChaosSimulation(Simulation):
             return management.adjust_stack(tid, player, delta, OPERATOR, "chaos", key)
 
         for _ in range(3):
-            ok, _answer = self.cloud.invoke_api(call)
+            ok, _answer = self.cloud.invoke_api(call, "admin")
             if ok:
                 break
-        self.cloud.invoke_api(call)  # a duplicate delivery of the same request: it changes nothing
+        self.cloud.invoke_api(call, "admin")  # a duplicate delivery of the same request: it changes nothing
 
 
 def run_one(plan: RunPlan) -> tuple[dict[str, Any], list[dict[str, str]]]:
@@ -220,7 +221,7 @@ def _where(error: BaseException) -> str:
 
 def violations(sim: Simulation) -> list[str]:
     """What must hold after every run (issue 8): money, payments, chips, and an end within the rules' times."""
-    found: list[str] = []
+    found: list[str] = [f"permission: {refusal}" for refusal in sim.cloud.refused()]
     store, tid = sim.store, sim.tournament_id
     money = store.money
     try:

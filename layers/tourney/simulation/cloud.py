@@ -16,6 +16,12 @@ SQS redelivers after the visibility timeout (up to ``max_receive_count``,
 then the dead-letter queue), a FIFO group waits for its head message,
 Step Functions retries a task by its retry policy and otherwise fails the
 execution, and the schedules keep firing.
+
+Every invocation runs as its function (``invoke``'s first argument): the store, the queues, the
+workflows, the pushes and the start schedules it reaches are those ``infra/wiring.py`` gives that
+function, and a call AWS would refuse raises ``AccessDenied`` (``simulation/permissions.py``). The
+invocation then fails, as it would on AWS, and the refusal is kept in ``Cloud.refusals``: a defect of
+the wiring, which the simulation and ``tourney chaos`` report.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ from tourney.services.messages import (
 )
 from tourney.services.records import Record
 from tourney.simulation.faults import NO_FAULTS, CrashPoint, FaultPlan
+from tourney.simulation.permissions import AccessDenied, Grants, StoreAs, View
 
 T = TypeVar("T")
 
@@ -176,6 +183,15 @@ class Cloud:
         self.clock = VirtualClock(start)
         self.faults = faults
         self.store = MemoryStore(copy_records=copy_records)
+        """The whole store, as the harness reads it; the services reach it as the running function does."""
+        self._views = {spec.name: View.of(self.store, Grants.of(spec)) for spec in wiring.FUNCTIONS}
+        self._open = View.of(self.store, None)
+        self._store_as = StoreAs(self.store)
+        self._function: str | None = None
+        self.grants: Grants | None = None
+        """What the running invocation's function may reach (None: the harness, outside any invocation)."""
+        self.refusals: list[AccessDenied] = []
+        """Every call refused as AWS would refuse it: a permission or an environment variable the wiring lacks."""
         if faults.crash:
             self.store.commit_hook = self._on_commit  # only a plan that kills invocations needs to see commits
         self.watchers: list[Callable[[Record], None]] = []
@@ -196,10 +212,10 @@ class Cloud:
         self.coordination = _Fifo(self)
         self.scheduler = _StartScheduler(self)
         self.workflows = _Workflows(self)
-        self.pushes = _Pushes()
+        self.pushes = _Pushes(self)
         self.on_armed: Callable[[TimeoutDue, float], None] = lambda message, delay: None
         self.services: Services = bootstrap(
-            store=self.store,
+            store=self._store_as,
             pushes=self.pushes,
             timers=self.timers,
             coordination=self.coordination,
@@ -255,8 +271,10 @@ class Cloud:
         """A recurring schedule of ``infra.wiring.SCHEDULES`` (its rate), from ``first`` on."""
         period = _rate_seconds(SCHEDULES[name].expression)
 
+        function = SCHEDULES[name].function
+
         def tick() -> None:
-            self.invoke(name, action)
+            self.invoke(function, action)
             self.after(period, tick, name)
 
         self.at(first, tick, name)
@@ -284,8 +302,46 @@ class Cloud:
             self.faults.counts.crashes += 1
             raise Crash(f"died {phase} commit {point.commit}")
 
+    def _become(self, function: str | None) -> str | None:
+        """Run as ``function`` from now on (None: the harness); the function that ran until now."""
+        previous = self._function
+        if function != previous:
+            view = self._open if function is None else self._views[function]
+            self._function, self.grants = function, view.grants
+            self._store_as.become(view)
+        return previous
+
+    def refused(self) -> list[str]:
+        """The distinct refusals, in the order first met, each with how often it was met."""
+        counts: dict[str, int] = {}
+        for refusal in self.refusals:
+            counts[str(refusal)] = counts.get(str(refusal), 0) + 1
+        return [f"{text}, {n} times" if n > 1 else text for text, n in counts.items()]
+
+    def run_as(self, function: str, call: Callable[[], T]) -> T:
+        """``call`` as ``function``, with no fault: the harness setting a run up (an operator's set-up, say)."""
+        previous = self._become(function)
+        try:
+            return call()
+        except AccessDenied as refusal:
+            self.refusals.append(refusal)
+            raise
+        finally:
+            self._become(previous)
+
     def invoke(self, function: str, call: Callable[[], T]) -> tuple[bool, T | None]:
-        """One Lambda invocation: (True, its answer), or (False, None) when it died or refused as stale."""
+        """One Lambda invocation as ``function``: (True, its answer), or (False, None) when it died or refused
+        as stale, or when AWS refused one of its calls (kept in ``refusals``)."""
+        previous = self._become(function)
+        try:
+            return self._invoke(function, call)
+        except AccessDenied as refusal:
+            self.refusals.append(refusal)
+            return False, None
+        finally:
+            self._become(previous)
+
+    def _invoke(self, function: str, call: Callable[[], T]) -> tuple[bool, T | None]:
         if not self.faults.crash:  # nothing dies: the invocation is the call
             try:
                 return True, call()
@@ -310,14 +366,25 @@ class Cloud:
             return False, None  # it did its work, then ran past its timeout: the trigger retries
         return True, answer
 
-    def invoke_api(self, call: Callable[[], T]) -> tuple[bool, T | None]:
-        """One HTTP request through the API function: a refusal is a 4xx answer (True, None), a death (False, None)."""
+    def invoke_api(self, call: Callable[[], T], function: str = "api") -> tuple[bool, T | None]:
+        """One HTTP request through the API function (``admin``: an operator's, under /admin): a refusal is a 4xx
+        answer (True, None); a death, or a call AWS refused (kept in ``refusals``), a 5xx (False, None)."""
+        previous = self._become(function)
+        try:
+            return self._invoke_api(function, call)
+        except AccessDenied as refusal:
+            self.refusals.append(refusal)
+            return False, None
+        finally:
+            self._become(previous)
+
+    def _invoke_api(self, function: str, call: Callable[[], T]) -> tuple[bool, T | None]:
         if not self.faults.crash:
             try:
                 return True, call()
             except TourneyError:
                 return True, None
-        point = self.faults.crash_point("api")
+        point = self.faults.crash_point(function)
         self._crash_at, self._commits_in_invocation = point, 0
         try:
             answer = call()
@@ -420,6 +487,8 @@ class _Timers:
 
     def arm(self, message: TimeoutDue | RebuyDue, delay_seconds: int) -> None:
         cloud = self._cloud
+        if cloud.grants is not None:
+            cloud.grants.send("timeouts")
         cloud.send("timeouts", message, cloud.services.timeouts.on_timeout, delay=delay_seconds)
         if isinstance(message, TimeoutDue):
             cloud.on_armed(message, float(delay_seconds))
@@ -464,6 +533,9 @@ class _Fifo:
         return True
 
     def _send(self, message: HandEnded | RebuyClosed) -> None:
+        grants = self._cloud.grants
+        if grants is not None:
+            grants.send("coordinator")
         if not self._first_in_window(message):
             return  # accepted by the queue and dropped, as SQS FIFO does (the adapter sets the same id)
         copies, late = self._cloud.faults.delivery("coordinator")
@@ -508,6 +580,8 @@ class _StartScheduler:
         self._generation: dict[str, int] = {}
 
     def schedule(self, tournament_id: str, at: datetime) -> None:
+        if self._cloud.grants is not None:
+            self._cloud.grants.schedule()
         generation = self._generation[tournament_id] = self._generation.get(tournament_id, 0) + 1
         cloud = self._cloud
 
@@ -523,6 +597,8 @@ class _StartScheduler:
             cloud.at(at + timedelta(seconds=late + copy * cloud.faults.duplicate_lag()), fire, "start schedule")
 
     def cancel(self, tournament_id: str) -> None:
+        if self._cloud.grants is not None:
+            self._cloud.grants.cancel_schedule()
         self._generation[tournament_id] = -1
 
 
@@ -532,14 +608,21 @@ class _Workflows:
     def __init__(self, cloud: Cloud) -> None:
         self._cloud = cloud
 
+    def _may_start(self, workflow: str) -> None:
+        if self._cloud.grants is not None:
+            self._cloud.grants.start(workflow)
+
     def start_tournament(self, tournament_id: str) -> None:
+        self._may_start("start")
         self._cloud.execute(f"start-{tournament_id}", "start", start_workflow(self._cloud.services, tournament_id))
 
     def start_again(self, tournament_id: str) -> None:
+        self._may_start("start")
         body = start_workflow(self._cloud.services, tournament_id)
         self._cloud.execute(f"start-{tournament_id}-{self._stamp()}", "start", body)
 
     def recover(self, tournament_id: str) -> None:
+        self._may_start("recovery")
         body = recovery_workflow(self._cloud.services, tournament_id)
         self._cloud.execute(f"recover-{tournament_id}-{self._stamp()}", "recovery", body)
 
@@ -554,20 +637,26 @@ class _Pushes:
     Messages to one player reach ``on_player_message`` (the bots hear their rebuy offers there).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, cloud: Cloud) -> None:
+        self._cloud = cloud
         self.on_player_message: Callable[[str, dict[str, Any]], None] = lambda player, message: None
+
+    def _may_push(self) -> None:
+        if self._cloud.grants is not None:
+            self._cloud.grants.push()
 
     def to_table(
         self, tournament_id: str, table_id: str, everyone: Mapping[str, Any], personal: Mapping[str, Mapping[str, Any]]
     ) -> None:
-        return None
+        self._may_push()
 
     def to_table_views(
         self, tournament_id: str, table_id: str, view: Callable[[str | None], Mapping[str, Any]]
     ) -> None:
-        return None
+        self._may_push()
 
     def to_player(self, player_id: str, message: Mapping[str, Any]) -> None:
+        self._may_push()
         self.on_player_message(player_id, dict(message))
 
 

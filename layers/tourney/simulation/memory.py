@@ -143,6 +143,8 @@ class Simulation:
         self.timeline: list[tuple[datetime, str]] = []
         """When the tournament's status changed, and to what (as the API names statuses)."""
         self.dealt: list[tuple[str, int, datetime]] = []
+        self.refusals_fail = True
+        """A call AWS refused fails the run (``tourney chaos`` reports them as violations instead)."""
 
     # -- set-up, as an operator and the players would -------------------------------------
 
@@ -168,13 +170,16 @@ class Simulation:
             tournament_id=self.tournament_id,
             operator=OPERATOR,
         )
-        self.services.admin.create_tournament(command)
+        self.cloud.run_as("admin", lambda: self.services.admin.create_tournament(command))
 
     def _fund_and_register(self) -> None:
         config = self.store.tournaments.get(self.tournament_id).config
         purchases = 1 + (6 if config.format is TournamentFormat.REBUY else 0) + (1 if config.add_on else 0)
+        deposit = self.services.accounts.deposit
         for i, player in enumerate(self.players):
-            self.services.accounts.deposit(player, config.entry_cost * purchases + 500, f"sim-{i}")
+            self.cloud.run_as(
+                "admin", functools.partial(deposit, player, config.entry_cost * purchases + 500, f"sim-{i}")
+            )
             at = self.cloud.now() + timedelta(seconds=i % 3_600)
             self.cloud.at(at, functools.partial(self._register, player), "register")
 
@@ -207,8 +212,14 @@ class Simulation:
             if collecting:
                 gc.enable()
         if not finished:
-            raise SimulationError(f"{self.tournament_id} did not end: {self._status()}")
+            raise SimulationError(f"{self.tournament_id} did not end: {self._status()}{self._refusals()}")
+        if self.refusals_fail and self.cloud.refusals:
+            raise SimulationError(f"permission: {self.tournament_id}{self._refusals()}")
         return self._finish()
+
+    def _refusals(self) -> str:
+        """The calls AWS refused (the wiring lacks a grant), for an error's message."""
+        return "".join(f"; refused: {r}" for r in self.cloud.refused())
 
     def _status(self) -> str:
         t = self.store.tournaments.get(self.tournament_id)
@@ -302,7 +313,8 @@ class Simulation:
 
     def _terminate(self) -> None:
         services = self.services
-        ok, _ = self.cloud.invoke_api(lambda: services.admin.terminate(self.tournament_id, OPERATOR, "simulated"))
+        terminate = functools.partial(services.admin.terminate, self.tournament_id, OPERATOR, "simulated")
+        ok, _ = self.cloud.invoke_api(terminate, "admin")
         if not ok:
             self.cloud.after(5.0, self._terminate, "operator terminates again")
             return
@@ -316,7 +328,7 @@ class Simulation:
             return
         self.termination.remaining = self._remaining()
         restart = self.services.admin.restart
-        ok, answer = self.cloud.invoke_api(lambda: restart(self.tournament_id, OPERATOR, "simulated restart"))
+        ok, answer = self.cloud.invoke_api(lambda: restart(self.tournament_id, OPERATOR, "simulated restart"), "admin")
         if not ok:
             self.cloud.after(5.0, self._restart, "operator restarts again")
             return

@@ -1,0 +1,264 @@
+"""Each simulated function reaches only what ``infra/wiring.py`` gives it, as its environment and role allow on AWS.
+
+On AWS a function reaches a table, a queue, a workflow or the WebSocket connections only when CDK put the
+resource's name in its environment and its role allows the call (``infra/functions.py`` builds both from
+``wiring.FUNCTIONS``). The simulated cloud (``simulation/cloud.py``) runs every invocation as its function:
+the ports the services reach check that function's :class:`Grants` and refuse, with :class:`AccessDenied`, a
+call that AWS would refuse: a read of a table it was not given, a write to a table it reads only, a change to
+an append-only item, a send to a queue whose URL it does not have (SQS's ``QueueDoesNotExist``), a workflow
+it may not start, a push or a start schedule it was not granted.
+
+The store a function reaches is :class:`StoreAs`: one object whose repositories are pointed at the running
+function's view (its own repositories, or refusing stand-ins for tables it may not read) once per invocation,
+so a read costs nothing more than it did.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from infra import wiring
+from tourney.domain.ledger import Entry
+from tourney.services.ports import Store, UnitOfWork
+from tourney.services.records import (
+    AuditRecord,
+    CoordinatorRecord,
+    CounterShard,
+    EntrantRecord,
+    HandRecord,
+    MuteRecord,
+    Record,
+    RegistrationRecord,
+    SeatingPlan,
+    TableRecord,
+    TournamentRecord,
+    WaitingList,
+)
+
+TABLE_OF_RECORD: dict[type, str] = {
+    TournamentRecord: "tournaments",
+    RegistrationRecord: "tournaments",
+    CounterShard: "tournaments",
+    WaitingList: "tournaments",
+    SeatingPlan: "tournaments",
+    CoordinatorRecord: "tournaments",
+    EntrantRecord: "tournaments",
+    MuteRecord: "tournaments",
+    TableRecord: "tables",
+    HandRecord: "hands",
+    AuditRecord: "audit",
+}
+"""The DynamoDB table each record is stored in (``adapters/dynamo/mapping.py``, ``models/``)."""
+
+LEDGER = "ledger"
+
+REPOSITORY_TABLES: dict[str, str] = {
+    "tournaments": "tournaments",
+    "registrations": "tournaments",
+    "coordinators": "tournaments",
+    "entrants": "tournaments",
+    "mutes": "tournaments",
+    "tables": "tables",
+    "hands": "hands",
+    "ledger": LEDGER,
+    "audit": "audit",
+}
+"""The store's repositories (``services/ports.py``, ``Store``) and the table each reads."""
+
+
+def table_of(record: Record) -> str:
+    """The table ``record`` is stored in."""
+    table = TABLE_OF_RECORD.get(type(record))
+    if table is None:
+        for kind, name in TABLE_OF_RECORD.items():
+            if isinstance(record, kind):
+                return name
+        raise TypeError(f"not a stored record: {record!r}")
+    return table
+
+
+class AccessDenied(Exception):
+    """A call AWS would refuse to the function making it (``code``: the error AWS answers).
+
+    Not a ``TourneyError``: no trigger takes it for a stale or duplicate message, and no service retries it.
+    """
+
+    def __init__(self, function: str, code: str, call: str) -> None:
+        super().__init__(f"{function} may not {call}: {code}")
+        self.function = function
+        self.code = code
+        self.call = call
+
+
+@dataclass(frozen=True)
+class Grants:
+    """What one function of ``wiring.FUNCTIONS`` may reach, and the refusals of the rest."""
+
+    function: str
+    reads: frozenset[str]
+    writes: frozenset[str]
+    appends: frozenset[str]
+    sends: frozenset[str]
+    starts: frozenset[str]
+    pushes: bool
+    schedules: bool
+    cancels: bool
+
+    @classmethod
+    def of(cls, spec: wiring.FunctionSpec) -> Grants:
+        tables = spec.tables
+        return cls(
+            function=spec.name,
+            reads=frozenset(tables),
+            writes=frozenset(t for t, access in tables.items() if access is wiring.Access.READ_WRITE),
+            appends=frozenset(t for t, access in tables.items() if access is wiring.Access.APPEND),
+            sends=frozenset(spec.sends_to),
+            starts=frozenset(spec.starts),
+            pushes=spec.pushes,
+            schedules=spec.schedules_starts,
+            cancels=spec.schedules_starts or spec.cancels_starts,
+        )
+
+    def refuse(self, code: str, call: str) -> NoReturn:
+        raise AccessDenied(self.function, code, call)
+
+    def read(self, table: str) -> None:
+        if table not in self.reads:
+            env = wiring.TABLES_BY_NAME[table].env_var
+            self.refuse("AccessDeniedException", f"read table {table} (no {env}, no dynamodb:GetItem/Query on it)")
+
+    def save(self, record: Record) -> None:
+        """A put of ``record`` (an update when it is stored already: ``version`` > 0)."""
+        table = table_of(record)
+        if table in self.writes or (table in self.appends and record.version == 0):
+            return
+        if table in self.appends:
+            self.refuse("AccessDeniedException", f"change an item of the append-only table {table}")
+        self.read(table)
+        self.refuse("AccessDeniedException", f"write table {table} (read only: no dynamodb:PutItem/UpdateItem)")
+
+    def write(self, table: str) -> None:
+        if table not in self.writes:
+            self.read(table)
+            self.refuse("AccessDeniedException", f"write table {table} (read only: no dynamodb:UpdateItem)")
+
+    def send(self, queue: str) -> None:
+        if queue not in self.sends:
+            env = wiring.QUEUES_BY_NAME[queue].env
+            self.refuse("QueueDoesNotExist", f"send to queue {queue} (no {env} in its environment)")
+
+    def start(self, workflow: str) -> None:
+        if workflow not in self.starts:
+            env = wiring.WORKFLOWS_BY_NAME[workflow].env
+            self.refuse("InvalidArn", f"start workflow {workflow} (no {env} in its environment)")
+
+    def push(self) -> None:
+        if not self.pushes:
+            env = wiring.CONNECTIONS_ENDPOINT_ENV
+            self.refuse("AccessDeniedException", f"push to connections (no {env}, no execute-api:ManageConnections)")
+
+    def schedule(self) -> None:
+        if not self.schedules:
+            self.refuse("AccessDeniedException", "create a start schedule (no scheduler:CreateSchedule)")
+
+    def cancel_schedule(self) -> None:
+        if not self.cancels:
+            self.refuse("AccessDeniedException", "delete a start schedule (no scheduler:DeleteSchedule)")
+
+
+GRANTS: dict[str, Grants] = {spec.name: Grants.of(spec) for spec in wiring.FUNCTIONS}
+"""Every function's grants, as the wiring declares them today."""
+
+
+class _Refusing:
+    """A repository of a table the function may not read: every call is refused."""
+
+    def __init__(self, grants: Grants, table: str) -> None:
+        self._grants = grants
+        self._table = table
+
+    def __getattr__(self, name: str) -> Any:
+        def refused(*args: Any, **kwargs: Any) -> NoReturn:
+            self._grants.read(self._table)
+            raise AssertionError("unreachable")  # pragma: no cover
+
+        return refused
+
+
+class UnitOfWorkAs:
+    """A unit of work that refuses, as the call is added, a write the function may not make."""
+
+    __slots__ = ("_grants", "_inner")
+
+    def __init__(self, inner: UnitOfWork, grants: Grants) -> None:
+        self._inner = inner
+        self._grants = grants
+
+    def save(self, record: Record) -> None:
+        self._grants.save(record)
+        self._inner.save(record)
+
+    def check(self, record: Record) -> None:
+        self._grants.read(table_of(record))  # a ConditionCheck: dynamodb:ConditionCheckItem, a read action
+        self._inner.check(record)
+
+    def bump(self, shard: CounterShard, delta: int) -> None:
+        self._grants.write(table_of(shard))
+        self._inner.bump(shard, delta)
+
+    def post(self, entries: Iterable[Entry]) -> None:
+        self._grants.write(LEDGER)
+        self._inner.post(entries)
+
+    def commit(self) -> None:
+        self._inner.commit()
+
+
+@dataclass(frozen=True)
+class View:
+    """The store as one function reaches it: its repositories (refusing stand-ins where it may not read)."""
+
+    repositories: dict[str, Any]
+    grants: Grants | None
+
+    @classmethod
+    def of(cls, store: Store, grants: Grants | None) -> View:
+        repositories: dict[str, Any] = {}
+        for name, table in REPOSITORY_TABLES.items():
+            allowed = grants is None or table in grants.reads
+            repositories[name] = getattr(store, name) if allowed else _Refusing(grants, table)  # type: ignore[arg-type]
+        return cls(repositories, grants)
+
+
+class StoreAs:
+    """The ``Store`` port the services of the simulated cloud see: the running function's view of the store.
+
+    ``become(view)`` points the repositories at a function's view (once per invocation); outside an
+    invocation (the harness setting a run up) the view is the whole store.
+    """
+
+    tournaments: Any
+    registrations: Any
+    tables: Any
+    coordinators: Any
+    entrants: Any
+    hands: Any
+    ledger: Any
+    audit: Any
+    mutes: Any
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._grants: Grants | None = None
+        self.become(View.of(store, None))
+
+    def become(self, view: View) -> None:
+        self.__dict__.update(view.repositories)
+        self._grants = view.grants
+
+    def unit_of_work(self) -> UnitOfWork:
+        inner = self._store.unit_of_work()
+        grants = self._grants
+        return inner if grants is None else UnitOfWorkAs(inner, grants)
