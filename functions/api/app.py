@@ -21,7 +21,6 @@ from aws_lambda_powertools.event_handler.openapi.params import Path as PathParam
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from tourney.entrypoints.dependencies import Accounts, CurrentCaller, Lobby, Play, Registration
-from tourney.entrypoints.idempotency import once
 from tourney.entrypoints.models import MAX_HAND, ActionRequest
 from tourney.entrypoints.observability import MetricUnit, correlate, metrics, observed
 from tourney.entrypoints.resolver import OPENAPI_INFO, error_responses, http_resolver
@@ -91,14 +90,9 @@ def register(
     idempotency_key: IdempotencyKey = None,
 ) -> RegistrationView:
     correlate(tournament_id=id)
-    answer = once(
-        scope=f"register:{id}:{caller.player_id}",
-        key=idempotency_key,
-        payload={},
-        call=lambda: registration.register(id, caller.player_id, idempotency_key or ""),
-        answer_type=RegistrationView,
-        lambda_context=app.lambda_context,
-    )
+    # The registration keeps its key: a replay answers it as it stands now, a key whose registration was withdrawn
+    # is a 409 (a stored answer replayed at the edge would say "registered" of a player who is not).
+    answer = registration.register(id, caller.player_id, idempotency_key or "")
     metrics.add_metric(name="Registrations", unit=MetricUnit.Count, value=1)
     return answer
 

@@ -25,7 +25,13 @@ Readings:
   ``disqualified``): no place, no further prize; prizes paid are kept; buy-ins
   and fees are not refunded. A player at a table that waits between hands with
   its last hand settled (alone, or for the final table) cannot be
-  disqualified until that table deals (409).
+  disqualified until that table deals (409). The last player still in play at
+  a table (seated, not disqualified, with chips or still in the hand) cannot
+  be disqualified (409 ``last_player_in_play``, ``Table.verify_may_disqualify``):
+  that hand's end must leave a player with chips there, so the tournament
+  always has a winner who was not disqualified. Two disqualifications racing
+  at one table write its record over the version read: the second is read
+  again and refused.
 * **Balance adjustment**: one double-entry ledger entry between the player's
   account and the house's adjustments account (``ledger.balance_adjustment``),
   at most ``MAX_ADJUSTMENT_CENTS`` either way; a player's balance never goes
@@ -36,12 +42,12 @@ Readings:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TypeVar
 
-from tourney.domain.errors import Conflict, HandInProgress, IllegalAction, NotFound, NotSeated
+from tourney.domain.errors import Conflict, HandInProgress, IdempotencyConflict, IllegalAction, NotFound, NotSeated
 from tourney.domain.ledger import (
     MAX_ADJUSTMENT_CENTS,
     Entry,
@@ -53,7 +59,7 @@ from tourney.domain.ledger import (
 from tourney.domain.prizes import BustOut
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.table import Table
-from tourney.services.audit import audit_record
+from tourney.services.audit import MAX_REASON, audit_record
 from tourney.services.deps import Deps
 from tourney.services.ports import UnitOfWork
 from tourney.services.records import AuditAct, AuditRecord, EntrantRecord, MuteRecord, TableRecord, evolve
@@ -113,6 +119,22 @@ def _key(key: str) -> str:
     if not key or len(key) > MAX_KEY:
         raise IllegalAction(f"an operator act needs a key of 1 to {MAX_KEY} characters")
     return key
+
+
+def _same_request(done: AuditRecord, operator: str, reason: str, facts: Mapping[str, object]) -> AuditRecord:
+    """``done``, the act stored under this request's key, if it is this request; else 409 and nothing changes.
+
+    A key names one request: a replay (same operator, reason and ``facts``, the act's own fields as its record
+    keeps them in ``after``) answers the first answer; the same key with anything else is refused.
+    """
+    after = done.after or {}
+    if (
+        done.operator != operator
+        or done.reason != reason.strip()[:MAX_REASON]
+        or any(after.get(name) != value for name, value in facts.items())
+    ):
+        raise IdempotencyConflict(f"the key of {done.audit_id} was used with another request")
+    return done
 
 
 def leave_play(record: TableRecord, busted: Sequence[BustOut]) -> tuple[list[BustOut], dict[str, int]]:
@@ -200,7 +222,7 @@ class ManagementService:
         def attempt() -> StackAdjusted:
             done = self._stored(audit_id, tid, player)
             if done is not None:
-                return _stack_view(done)
+                return _stack_view(_same_request(done, operator, reason, {"delta": delta}))
             d = self._d
             now = d.clock.now()
             t = d.store.tournaments.get(tid)
@@ -265,6 +287,7 @@ class ManagementService:
             if not table.hand_in_progress and record.coordinated_hand >= table.hand_number and not record.rebuy_pending:
                 # Waiting (alone, or for the final table): only a hand's end takes a player out of play.
                 raise Conflict(f"table {record.table_id} waits between hands: disqualify {player} once it deals")
+            table.verify_may_disqualify(player, record.disqualified)  # LastPlayerInPlay (409)
             seat = table.seat_of(player)
             stack_before = table.stack(seat)
             in_hand = table.in_hand(player)
@@ -328,7 +351,7 @@ class ManagementService:
         def attempt() -> MuteView:
             done = self._stored(audit_id, None, player)
             if done is not None:
-                return _mute_view(done)
+                return _mute_view(_same_request(done, operator, reason, {"minutes": minutes}))
             d = self._d
             now = d.clock.now()
             existing = d.store.mutes.get(player)
@@ -353,7 +376,7 @@ class ManagementService:
                 reason=reason,
                 player_id=player,
                 before=_mute_state(existing if was_muted else None),
-                after=_mute_state(mute if muted else None),
+                after={**_mute_state(mute if muted else None), "minutes": minutes},
                 at=now,
             )
             uow = d.store.unit_of_work()
@@ -389,7 +412,8 @@ class ManagementService:
             )
             return [entry], audit
 
-        return self._money(player, audit_id, make, lambda a: _balance_view(a, key))
+        request = (operator, reason, {"amount": amount})
+        return self._money(player, audit_id, request, make, lambda a: _balance_view(a, key))
 
     def deposit(self, player: str, amount: int, operator: str, key: str, reason: str = "") -> DepositView:
         """An operator's deposit (CONTRACT.md), audited; the same ``key`` again credits nothing."""
@@ -415,21 +439,24 @@ class ManagementService:
 
         def view(audit: AuditRecord) -> DepositView:
             balance = self._d.store.ledger.balance(player_account(player))
-            return DepositView(player, amount, balance, key)
+            return DepositView(player, int((audit.after or {})["amount"]), balance, key)
 
-        return self._money(player, audit_id, make, view)
+        return self._money(player, audit_id, (operator, reason or "deposit", {"amount": amount}), make, view)
 
     def _money(
         self,
         player: str,
         audit_id: str,
+        request: tuple[str, str, Mapping[str, object]],
         make: Callable[[int, datetime], tuple[list[Entry], AuditRecord]],
         view: Callable[[AuditRecord], V],
     ) -> V:
+        """The money act ``make`` builds, once per key; ``request`` (operator, reason, facts) names it."""
+
         def attempt() -> V:
             done = self._stored(audit_id, None, player)
             if done is not None:
-                return view(done)
+                return view(_same_request(done, *request))
             d = self._d
             now = d.clock.now()
             before = d.store.ledger.balance(player_account(player))

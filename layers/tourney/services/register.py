@@ -23,7 +23,13 @@ import zlib
 from dataclasses import replace
 from datetime import datetime
 
-from tourney.domain.errors import AlreadyRegistered, NotRegistered, RegistrationClosed, WaitingListFull
+from tourney.domain.errors import (
+    AlreadyRegistered,
+    IdempotencyConflict,
+    NotRegistered,
+    RegistrationClosed,
+    WaitingListFull,
+)
 from tourney.domain.fees import Purchase, purchase_entries, refund_entry, split_payment
 from tourney.domain.ledger import player_account
 from tourney.domain.registration import TournamentStatus
@@ -110,7 +116,9 @@ class RegistrationService:
         """Register and pay ``buy_in + entry_fee`` atomically (RULES.md, rules 2, 3); a Sit&Go filling up starts.
 
         Registered while the field has room, else wait-listed (at most 10). The
-        same ``key`` again answers the first registration and moves nothing.
+        same ``key`` again answers the first registration and moves nothing; once
+        that registration was withdrawn (unregistered, refunded) the key is spent:
+        ``IdempotencyConflict`` (409), a new registration takes a new key.
         """
         return retrying(self._d, lambda: self._register(tid, player, key))
 
@@ -127,6 +135,8 @@ class RegistrationService:
                     start_when_full(self._d, t)  # the first answer may have been lost before the start request
                 return self._view(existing, paid)
             raise AlreadyRegistered(f"{player} is already {existing.state} in {tid}")
+        if key and existing is not None and existing.key == key:
+            raise IdempotencyConflict(f"the key of {player}'s {existing.state} registration in {tid} names that one")
         if not is_open(t, now):
             raise RegistrationClosed(f"registration for {tid} is not open")
         shards = list(store.registrations.shards(tid))
