@@ -102,7 +102,10 @@ class Gateway:
         """The web client and its sign-in (``web_root`` and ``mint`` given): the local runtime only."""
         if web_root is not None and mint is not None and web_root.is_dir():
             self.web_client = WebClient(
-                web_root, mint, ws_path=self.ws_url.removeprefix(self.url.replace("http", "ws"))
+                web_root,
+                mint,
+                ws_path=self.ws_url.removeprefix(self.url.replace("http", "ws")),
+                address=f"127.0.0.1:{self.port}",
             )
 
     @property
@@ -224,7 +227,7 @@ class Gateway:
             route,
             api,
             method=request.method,
-            raw_path=request.rel_url.raw_path,
+            raw_path=request.path,  # decoded, as the HTTP API delivers it (its path parameters too)
             raw_query=request.rel_url.raw_query_string,
             headers=headers,
             body=body,

@@ -7,7 +7,9 @@ wins: literal segments over ``{param}`` over ``{proxy+}``, a method over
 ``ANY``, ``$default`` last), checked by the route's JWT authorizer (issuer,
 audience, expiry, signature: 401 ``{"message": "Unauthorized"}`` without a valid
 token) and turned into the version 2.0 event; the handler's answer is turned
-back into a response as API Gateway does.
+back into a response as API Gateway does. As the HTTP API does, the event's
+``rawPath`` and ``pathParameters`` are percent-decoded (``/players/ann%2Emarie``
+reaches the function as ``/players/ann.marie``).
 
 >>> route = HttpRoute.parse("GET /tournaments/{id}/tables/{table}", function=None)
 >>> route.match("GET", "/tournaments/t1/tables/7")

@@ -4,7 +4,10 @@
 - ``GET /app/...`` serves the files of ``web/`` (``/app/`` is ``index.html``),
   never a file outside it, a hidden one or a folder;
 - ``GET /app/config.json`` is made per request: the stack's own HTTP and
-  WebSocket URLs (as the browser reached them) and ``auth.mode = "local"``;
+  WebSocket URLs (as the browser reached them: the ``Host`` header when it is
+  a well-formed ``host[:port]``, the stack's own address otherwise, so no
+  header is ever copied into the file or the Content-Security-Policy) and
+  ``auth.mode = "local"``;
 - ``POST /local/token {player, operator?}`` answers ``{token}``, the JWT
   ``tourney local token`` prints. It exists only here, in the local runtime:
   in the cloud the user pool signs people in.
@@ -18,6 +21,10 @@ True
 True
 >>> client.file_for("/app/.hidden") is None
 True
+>>> client.file_for("/app/" + "a" * 5_000) is None  # longer than any file name
+True
+>>> client.origin_host('evil.example"; script-src *'), client.origin_host("localhost:8080")
+('127.0.0.1', 'localhost:8080')
 """
 
 from __future__ import annotations
@@ -50,6 +57,10 @@ CONTENT_TYPES: Final = {
     ".webmanifest": "application/manifest+json",
     ".txt": "text/plain; charset=utf-8",
 }
+_LABEL: Final = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_HOST: Final = re.compile(
+    rf"(?P<name>{_LABEL}(?:\.{_LABEL})*|\[[0-9A-Fa-f:.]{{2,45}}\])(?::(?P<port>[0-9]{{1,5}}))?", re.ASCII
+)
 _SECURITY_HEADERS: Final = (
     ("X-Content-Type-Options", "nosniff"),
     ("Referrer-Policy", "no-referrer"),
@@ -60,10 +71,16 @@ _SECURITY_HEADERS: Final = (
 class WebClient:
     """The static files of ``root`` under ``/app/``, the generated ``config.json`` and the local token route."""
 
-    def __init__(self, root: Path, mint: Mint, ws_path: str = "/") -> None:
+    def __init__(self, root: Path, mint: Mint, ws_path: str = "/", address: str = "127.0.0.1") -> None:
         self.root = Path(root).resolve()
         self.mint = mint
         self.ws_path = ws_path if ws_path.startswith("/") else f"/{ws_path}"
+        self.address = address
+        """The stack's own ``host:port``: what the page names when the request's ``Host`` is not a host."""
+
+    def origin_host(self, host: str) -> str:
+        """``host`` when it is a well-formed ``host[:port]``, else the stack's own address."""
+        return host if is_host(host) else self.address
 
     def answer(self, method: str, path: str, host: str, body: bytes) -> HttpAnswer | None:
         """The answer for a request of the web client, or None when the path is not one of its."""
@@ -77,6 +94,7 @@ class WebClient:
             return None
         if method not in ("GET", "HEAD"):
             return _error(405, "method_not_allowed", "the web client's files are read with GET")
+        host = self.origin_host(host)
         if path == APP_PREFIX + "config.json":
             return self._file_answer(self.config(host), CONTENT_TYPES[".json"], host)
         found = self.file_for(path)
@@ -93,9 +111,12 @@ class WebClient:
         parts = [p for p in relative.split("/") if p]
         if any(p.startswith(".") or "\\" in p or "\x00" in p for p in parts):
             return None
-        candidate = (self.root.joinpath(*parts) if parts else self.root / "index.html").resolve()
-        if not candidate.is_relative_to(self.root) or not candidate.is_file():
-            return None  # a symbolic link out of the folder ends here too
+        try:
+            candidate = (self.root.joinpath(*parts) if parts else self.root / "index.html").resolve()
+            if not candidate.is_relative_to(self.root) or not candidate.is_file():
+                return None  # a symbolic link out of the folder ends here too
+        except (OSError, ValueError):  # a name longer than the file system takes, or one it cannot hold
+            return None
         return candidate
 
     def config(self, host: str) -> bytes:
@@ -132,6 +153,15 @@ class WebClient:
             policy += "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
             headers.append(("Content-Security-Policy", policy))
         return HttpAnswer(200, headers, content)  # aiohttp sends no body to a HEAD request
+
+
+def is_host(host: str) -> bool:
+    """Whether ``host`` is a well-formed ``host[:port]`` (a DNS name, an IPv4 or a bracketed IPv6 address)."""
+    found = _HOST.fullmatch(host)
+    if found is None or len(found.group("name")) > 253:
+        return False
+    port = found.group("port")
+    return port is None or 0 < int(port) <= 65_535
 
 
 def _error(status: int, code: str, message: str) -> HttpAnswer:

@@ -13,6 +13,8 @@ response (two-way) sends the handler's answer back to the client.
 '$default'
 >>> api.select('{"tournament_id": "t1"}').route_key  # no action: $default, as API Gateway does
 '$default'
+>>> api.select('{"action": "act", "x": ' + "[" * 3_000 + "]" * 3_000 + "}").route_key  # too deep to read
+'$default'
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ class WebSocketApi:
                 for part in path.split("."):
                     value = value.get(part) if isinstance(value, dict) else None
                 key = value if isinstance(value, str) else None
-            except ValueError:
+            except (ValueError, RecursionError):  # not JSON, or nested too deep to read: the $default route
                 key = None
         if key is not None and key in self.routes and not key.startswith("$"):
             return self.routes[key]
