@@ -358,7 +358,8 @@ class Simulation:
             "_dealt_at": _iso(record.dealt_at),
             **phh.deck_fields(hand),
         }
-        self.phh_docs.setdefault(record.table_id, {})[record.hand_number] = phh.dumps(hand, fields)
+        # the operator's export: every dealt hole card, as the whole deck (CONTRACT.md, 'Provably fair deals')
+        self.phh_docs.setdefault(record.table_id, {})[record.hand_number] = phh.dumps(hand, fields, hole_cards=True)
 
     # -- the report -----------------------------------------------------------------------
 
