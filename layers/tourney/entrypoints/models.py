@@ -25,10 +25,22 @@ less_than_equal
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Annotated, Final, Literal
 
-from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationInfo,
+    field_validator,
+)
 
 from tourney.domain.structure import TournamentFormat
 
@@ -51,6 +63,18 @@ LATEST: Final = datetime(2100, 1, 1, tzinfo=UTC)
 """Times a request may name lie in [EARLIEST, LATEST): dates computed from them never overflow."""
 
 
+_ISO_DATE_TIME: Final = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
+
+
+def _iso_text(value: object) -> object:
+    """ISO-8601 text only: a bare number would be read as seconds since 1970, a date alone as its midnight."""
+    if isinstance(value, datetime):
+        return value  # built in Python, not read from a request
+    if not isinstance(value, str) or not _ISO_DATE_TIME.match(value):
+        raise ValueError("a time is ISO-8601 text with a date, a time and an offset: 2030-01-05T18:00:00Z")
+    return value
+
+
 def _in_range(moment: datetime) -> datetime:
     if not EARLIEST <= moment < LATEST:
         raise ValueError(f"times lie between {EARLIEST.date()} and {LATEST.date()}")
@@ -68,13 +92,29 @@ HandNumber = Annotated[int, Field(strict=True, ge=1, le=MAX_HAND, description="t
 DecisionSeq = Annotated[
     int, Field(strict=True, ge=0, le=MAX_HAND, description="the decision's sequence number in the hand")
 ]
-Moment = Annotated[AwareDatetime, AfterValidator(_in_range)]
+Moment = Annotated[AwareDatetime, BeforeValidator(_iso_text), AfterValidator(_in_range)]
 """An ISO-8601 time with its offset (``Z`` or ``+hh:mm``): a naive time is refused, not guessed."""
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
 
 
 class Request(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+AMOUNT_ACTIONS: Final = frozenset({"bet", "raise"})
+"""The decisions that carry an amount (the total the bet or raise goes to); a fold, check or call names none."""
+
+
+def _amount_only_to_bet_or_raise(kind_field: str) -> Callable[[int | None, ValidationInfo], int | None]:
+    """A check of ``amount`` against the decision named by ``kind_field`` (declared before it)."""
+
+    def check(amount: int | None, info: ValidationInfo) -> int | None:
+        kind = info.data.get(kind_field)
+        if amount is not None and kind is not None and kind not in AMOUNT_ACTIONS:
+            raise ValueError(f"a {kind} carries no amount: only a bet or a raise does")
+        return amount
+
+    return check
 
 
 # -- players ---------------------------------------------------------------------
@@ -87,6 +127,8 @@ class ActionRequest(Request):
     seq: DecisionSeq
     action: ActionName
     amount: Chips | None = Field(default=None, description="bet or raise: the total the bet or raise goes to")
+
+    _amount = field_validator("amount")(_amount_only_to_bet_or_raise("action"))
 
 
 class RegistrationStatus(BaseModel):
@@ -180,7 +222,9 @@ class ActMessage(Request):
     hand: HandNumber
     seq: DecisionSeq
     kind: ActionName = Field(description="fold, check, call, bet or raise")
-    amount: Chips | None = None
+    amount: Chips | None = Field(default=None, description="bet or raise: the total the bet or raise goes to")
+
+    _amount = field_validator("amount")(_amount_only_to_bet_or_raise("kind"))
 
 
 class ChatMessage(Request):
