@@ -8,6 +8,7 @@ Alarms publish to one SNS topic (``AlarmTopic``; subscribe the on-call to it):
 - ``<Workflow>Failures``: a workflow execution failed, timed out or was aborted;
 - ``HttpApi5xx``: the HTTP API answered 5xx (bad input never does);
 - ``TournamentsTerminated``: the watchdog terminated a stalled tournament (recovery runs).
+- ``WatchFailures``: the watchdog's check of a tournament raised (it went on with the others).
 
 The dashboard ``Tourney-Operators`` shows the custom metrics (namespace ``Tourney``, dimension
 ``service=tourney``, emitted with Powertools Metrics: ``infra.wiring.METRICS``), errors,
@@ -124,6 +125,13 @@ class Monitoring(Construct):
             threshold=1,
             description="watchdog: a tournament stalled and was terminated; the recovery workflow runs",
             runbook="tournaments-terminated",
+        )
+        self._alarm(
+            "WatchFailures",
+            custom_metric("WatchFailures", "Sum", FIVE_MINUTES),
+            threshold=1,
+            description="watchdog: checking a tournament raised; that tournament is not watched until it is mended",
+            runbook="watch-failures",
         )
         self.dashboard = self._dashboard(functions, queues, dead_letters, workflows, http_api)
 

@@ -3,8 +3,10 @@
 It sends lost hand ends again (backing off), re-arms lost time-outs, starts a
 failed start workflow again, resumes tables a restart left halted, requests a
 lost recovery workflow again, and terminates a tournament whose tables made
-no progress (termination starts the recovery workflow). Every one of these is
-idempotent, so overlapping runs are harmless.
+no progress past their own deadline (termination starts the recovery
+workflow). Every one of these is idempotent, so overlapping runs are harmless.
+A tournament whose check raises is logged as an error and counted
+(``WatchFailures``); the others are checked all the same.
 """
 
 from __future__ import annotations
@@ -16,11 +18,16 @@ from tourney.entrypoints.observability import MetricUnit, logger, metrics, obser
 from tourney.entrypoints.wiring import services
 
 
+def _failed(tournament_id: str, error: Exception) -> None:
+    logger.error("watch failed", extra={"tournament_id": tournament_id}, exc_info=error)
+
+
 @observed()
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    report = services().recovery.watch()
+    report = services().recovery.watch(on_error=_failed)
     metrics.add_metric(name="TournamentsTerminated", unit=MetricUnit.Count, value=len(report.terminated))
     metrics.add_metric(name="ActiveTournaments", unit=MetricUnit.Count, value=report.running_tournaments)
     metrics.add_metric(name="ActiveTables", unit=MetricUnit.Count, value=report.open_tables)
+    metrics.add_metric(name="WatchFailures", unit=MetricUnit.Count, value=len(report.failed))
     logger.info("watch done", extra=report.to_dict())
     return report.to_dict()

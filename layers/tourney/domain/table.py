@@ -469,6 +469,20 @@ class Table:
         return Awaiting(self._hand_number, seq, seat, sp.player, away, seconds, 0 if away else sp.bank.seconds,
                         running is not None)  # fmt: skip
 
+    def longest_wait(
+        self, *, normal: int = DEFAULT_DECISION_SECONDS, when_away: int = DEFAULT_AWAY_DECISION_SECONDS
+    ) -> int:
+        """The longest the awaited decision may rightly take, in seconds (RULES.md, rule 16; 'Defaults').
+
+        Its own time, plus the time bank its player may still start (none for
+        an away player, nor for one already on it): a table that waits longer
+        lost its time-out. 0 when no decision is awaited.
+        """
+        awaiting = self.awaiting(normal=normal, when_away=when_away)
+        if awaiting is None:
+            return 0
+        return awaiting.seconds + (0 if awaiting.on_time_bank else awaiting.time_bank)
+
     def awaits(self, hand: int, seq: int, seat: int) -> bool:
         """Whether the table waits for exactly this decision: a time-out armed for any other is stale."""
         current = self._hand

@@ -16,8 +16,8 @@ compensated when the 20 minutes are over.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from tourney.domain.errors import AlreadyStarted, Conflict
@@ -36,8 +36,10 @@ from tourney.services.views import RecoveryStep, Restarted, SweepReport, WatchRe
 RESTART_WINDOW = timedelta(minutes=20)
 SWEEP_GRACE = timedelta(minutes=15)
 """A tournament still registering this long after its start time should have started (rule 17.6)."""
-STALLED = timedelta(minutes=5)
-"""A table whose hand made no progress this long has stalled: its tournament is terminated."""
+STALL_SLACK = timedelta(minutes=5)
+"""A table whose hand made no progress this long past its own deadline (the decision awaited, with the time bank
+its player may still start: ``Table.longest_wait``) has stalled: its tournament is terminated. The slack covers a
+time-out's delivery and the watchdog's re-arming of a lost one."""
 RESEND_AFTER = timedelta(minutes=1)
 """A hand end not coordinated this long after its table's last write was lost: the watchdog sends it again."""
 START_QUIET = timedelta(minutes=10)
@@ -207,7 +209,11 @@ class RecoveryService:
         left = seconds_up(remaining)
         if t.terminated_by != WATCHDOG:
             return RecoveryStep(tid, "retry", seconds_left=left)
-        if not self._restart(tid, WATCHDOG, "the tables can deal again"):
+        try:
+            restarted = self._restart(tid, WATCHDOG, "the tables can deal again")
+        except Conflict:
+            restarted = None  # a table cannot deal yet: nothing was committed, the next try looks again
+        if restarted is None:
             return RecoveryStep(tid, "retry", seconds_left=left)
         return RecoveryStep(tid, "restarted")
 
@@ -244,7 +250,9 @@ class RecoveryService:
         each table is cleared of ``halted`` and dealt, or its pending hand end
         sent to the coordinator, which deals it. None when it is not
         terminated (any more). A tournament terminated before its first deal
-        starts its clock now (``started_at``).
+        starts its clock now (``started_at``). It commits only a restart it
+        can complete: a table that cannot set its next hand's positions raises
+        (``Conflict``) before anything is written.
         """
         d = self._d
 
@@ -257,6 +265,8 @@ class RecoveryService:
             if t.ended_at is not None or window_left(t.terminated_at, now) <= timedelta(0):
                 return None  # compensated, or its window closed: compensation may be under way
             state = coordinator.state
+            for record in self._tables(tid):
+                _verify_deals(record, state.balancing.waiting)
             if state.clock is not None and state.clock.is_paused:
                 state.clock = state.clock.resume(now)
             first_deal = state.first_hand_dealt(now)
@@ -356,85 +366,93 @@ class RecoveryService:
                 started.append(t.tournament_id)  # a full Sit&Go whose start request was lost (idempotent)
         return SweepReport(tuple(refunded), players, started=tuple(started))
 
-    def watch(self, now: datetime | None = None) -> WatchReport:
+    def watch(
+        self, now: datetime | None = None, *, on_error: Callable[[str, Exception], None] | None = None
+    ) -> WatchReport:
         """Find stalled tables and set them going again, or terminate a tournament whose play stopped.
 
         A lost hand end is sent again, a lost time-out re-armed, a failed start started again, a table a
-        restart left halted resumed, a lost recovery workflow requested again.
+        restart left halted resumed, a lost recovery workflow requested again. Each tournament is checked
+        on its own: one whose check raises is listed as ``failed`` and given to ``on_error`` (the handler
+        logs it as an error), and the watch goes on with the others.
         """
-        d = self._d
-        now = now or d.clock.now()
-        terminated: list[str] = []
-        resent: list[str] = []
-        rearmed: list[str] = []
-        recovering: list[str] = []
-        resumed: list[str] = []
-        starting: list[str] = []
-        running = tables_open = 0
-        for t in d.store.tournaments.list():
-            if t.status is TournamentStatus.TERMINATED and t.ended_at is None:
-                if self._recovery_lost(t, now):
-                    recovering.append(t.tournament_id)
-                continue
-            if t.status is not TournamentStatus.RUNNING:
-                continue
-            running += 1
-            coordinator = d.store.coordinators.get(t.tournament_id)
-            state = coordinator.state if coordinator else None
-            stalled = False
-            tables = d.store.tables.list(t.tournament_id)
-            if self._start_lost(t, tables, now):
-                starting.append(t.tournament_id)
-            for record in (r for r in tables if not r.closed):
-                tables_open += 1
-                quiet = now - (record.updated_at or now)
-                table = record.table
-                hand = table.hand
-                if record.halted:
-                    # Running, yet halted a minute after the restart: it died between its commit and this table.
-                    if t.restarted_at is not None and now - t.restarted_at >= RESEND_AFTER:
-                        self._resume(record.table_id, t)
-                        resumed.append(record.table_id)
-                elif hand is not None and hand.is_over and record.coordinated_hand < table.hand_number:
-                    if record.rebuy_pending:
-                        # A rebuy window lasts a decision's time: one open a minute past that lost its close.
-                        if resend_due(quiet - timedelta(seconds=record.decision_seconds)):
-                            d.coordination.rebuy_closed(
-                                RebuyClosed(
-                                    tournament_id=t.tournament_id, table=record.table_id, hand=table.hand_number
-                                )
-                            )
-                            resent.append(record.table_id)
-                    elif resend_due(quiet):
-                        d.coordination.hand_ended(
-                            HandEnded(tournament_id=t.tournament_id, table=record.table_id, hand=table.hand_number)
-                        )
-                        resent.append(record.table_id)
-                elif table.hand_in_progress:
-                    if quiet >= STALLED:
-                        stalled = True
-                    elif quiet >= timedelta(seconds=state.config.decision_seconds * 2 if state else 30):
-                        arm(d, record)
-                        rearmed.append(record.table_id)
-            if stalled:
-
-                def stop(tid: str = t.tournament_id) -> None:
-                    current = d.store.tournaments.get(tid)
-                    if current.status is TournamentStatus.RUNNING:
-                        terminate_running(d, current, WATCHDOG, "tables made no progress", now)
-
-                retrying(d, stop)
-                terminated.append(t.tournament_id)
+        now = now or self._d.clock.now()
+        found = _Watched()
+        for t in self._d.store.tournaments.list():
+            try:
+                self._watch_one(t, now, found)
+            except Exception as error:  # one tournament's failure never stops the checks of the others
+                found.failed.append(t.tournament_id)
+                if on_error is not None:
+                    on_error(t.tournament_id, error)
         return WatchReport(
-            tuple(terminated),
-            tuple(resent),
-            tuple(rearmed),
-            running,
-            tables_open,
-            recovering=tuple(recovering),
-            resumed=tuple(resumed),
-            starting=tuple(starting),
+            tuple(found.terminated),
+            tuple(found.resent),
+            tuple(found.rearmed),
+            found.running,
+            found.tables_open,
+            recovering=tuple(found.recovering),
+            resumed=tuple(found.resumed),
+            starting=tuple(found.starting),
+            failed=tuple(found.failed),
         )
+
+    def _watch_one(self, t: TournamentRecord, now: datetime, found: _Watched) -> None:
+        d = self._d
+        if t.status is TournamentStatus.TERMINATED and t.ended_at is None:
+            if self._recovery_lost(t, now):
+                found.recovering.append(t.tournament_id)
+            return
+        if t.status is not TournamentStatus.RUNNING:
+            return
+        found.running += 1
+        coordinator = d.store.coordinators.get(t.tournament_id)
+        state = coordinator.state if coordinator else None
+        stalled = False
+        tables = d.store.tables.list(t.tournament_id)
+        if self._start_lost(t, tables, now):
+            found.starting.append(t.tournament_id)
+        for record in (r for r in tables if not r.closed):
+            found.tables_open += 1
+            quiet = now - (record.updated_at or now)
+            table = record.table
+            hand = table.hand
+            if record.halted:
+                # Running, yet halted a minute after the restart: it died between its commit and this table.
+                if t.restarted_at is not None and now - t.restarted_at >= RESEND_AFTER:
+                    self._resume(record.table_id, t)
+                    found.resumed.append(record.table_id)
+            elif hand is not None and hand.is_over and record.coordinated_hand < table.hand_number:
+                if record.rebuy_pending:
+                    # A rebuy window lasts a decision's time: one open a minute past that lost its close.
+                    if resend_due(quiet - timedelta(seconds=record.decision_seconds)):
+                        d.coordination.rebuy_closed(
+                            RebuyClosed(tournament_id=t.tournament_id, table=record.table_id, hand=table.hand_number)
+                        )
+                        found.resent.append(record.table_id)
+                elif resend_due(quiet):
+                    d.coordination.hand_ended(
+                        HandEnded(tournament_id=t.tournament_id, table=record.table_id, hand=table.hand_number)
+                    )
+                    found.resent.append(record.table_id)
+            elif table.hand_in_progress:
+                deadline = timedelta(
+                    seconds=table.longest_wait(normal=record.decision_seconds, when_away=record.away_seconds)
+                )
+                if quiet >= deadline + STALL_SLACK:
+                    stalled = True
+                elif quiet >= timedelta(seconds=state.config.decision_seconds * 2 if state else 30):
+                    arm(d, record)
+                    found.rearmed.append(record.table_id)
+        if stalled:
+
+            def stop(tid: str = t.tournament_id) -> None:
+                current = d.store.tournaments.get(tid)
+                if current.status is TournamentStatus.RUNNING:
+                    terminate_running(d, current, WATCHDOG, "tables made no progress", now)
+
+            retrying(d, stop)
+            found.terminated.append(t.tournament_id)
 
     def _start_lost(self, t: TournamentRecord, tables: Sequence[TableRecord], now: datetime) -> bool:
         """Start the start workflow again if it failed before every table dealt (each step is idempotent).
@@ -485,6 +503,34 @@ class RecoveryService:
             return True
 
         return retrying(d, stamp)
+
+
+@dataclass
+class _Watched:
+    """What one watch found and did, tournament by tournament (``WatchReport``)."""
+
+    terminated: list[str] = field(default_factory=list)
+    resent: list[str] = field(default_factory=list)
+    rearmed: list[str] = field(default_factory=list)
+    recovering: list[str] = field(default_factory=list)
+    resumed: list[str] = field(default_factory=list)
+    starting: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    running: int = 0
+    tables_open: int = 0
+
+
+def _verify_deals(record: TableRecord, waiting: Collection[str]) -> None:
+    """Raise what a restart's deal at this table would raise (``_resume``; ``tables.deal``), before any commit."""
+    table = record.table
+    hand = table.hand
+    pending = hand is not None and hand.is_over and not hand.is_cancelled
+    if pending and record.coordinated_hand < table.hand_number:
+        return  # the coordinator settles its end and deals
+    if record.table_id in waiting or record.rebuy_pending or table.hand_in_progress or len(table.active) < 2:
+        return  # it does not deal now
+    if table.button_seat is not None:  # else it draws for the button first (rule 6)
+        table.positions_to_deal()
 
 
 def _with_pending_chips(record: TableRecord) -> TableRecord:
