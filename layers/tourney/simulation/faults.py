@@ -5,12 +5,18 @@ is the plan of ``tourney simulate``: nothing fails. :meth:`FaultPlan.drawn`
 draws the rates of one chaos run; each decision then draws from the plan's
 own generator, in the order the cloud asks, so the same seed injects the same
 faults at the same moments.
+
+Beside these brief faults, a plan may hold :class:`Lasting` ones: a workflow
+step or a function that fails every time from one instant to another, hours
+later, as a broken deployment does until it is rolled back.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 
 
 @dataclass
@@ -24,6 +30,8 @@ class FaultCounts:
     task_failures: int = 0
     timeouts: int = 0
     operator_acts: int = 0
+    lasting: int = 0
+    """Lasting faults that struck (each counted once, however often its step failed)."""
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -50,6 +58,19 @@ class CrashPoint:
     past_timeout: bool = False
 
 
+@dataclass(frozen=True)
+class Lasting:
+    """``target`` (a workflow step, or a function by its name in ``infra/wiring.py``) fails every time it runs
+    from ``start`` to ``end``: a task fails, an invocation dies before its first commit."""
+
+    target: str
+    start: datetime
+    end: datetime
+
+    def covers(self, target: str, now: datetime) -> bool:
+        return target == self.target and self.start <= now < self.end
+
+
 @dataclass
 class FaultPlan:
     """The rates of one run's faults, and the generator that draws them."""
@@ -60,32 +81,56 @@ class FaultPlan:
     duplicate: float = 0.0
     late: float = 0.0
     task_failure: float = 0.0
+    lasting: tuple[Lasting, ...] = ()
     counts: FaultCounts = field(default_factory=FaultCounts)
     log: list[str] = field(default_factory=list)
+    clock: Callable[[], datetime] | None = None
+    """The cloud's clock, read by the lasting faults (set by the simulation that runs the plan)."""
 
     def __post_init__(self) -> None:
         self._rng = random.Random(f"faults:{self.seed}")
+        self._struck: set[Lasting] = set()
 
     @classmethod
-    def drawn(cls, seed: int) -> FaultPlan:
+    def drawn(cls, seed: int, lasting: tuple[Lasting, ...] = ()) -> FaultPlan:
         rng = random.Random(f"plan:{seed}")
+        crash = rng.choice((0.0, 0.01, 0.03, 0.08))
+        if crash == 0.0 and any(not _is_step(f.target) for f in lasting):
+            crash = 0.01  # the cloud asks where an invocation dies only under a plan that kills invocations
         return cls(
             seed=seed,
-            crash=rng.choice((0.0, 0.01, 0.03, 0.08)),
+            crash=crash,
             duplicate=rng.choice((0.0, 0.02, 0.1)),
             late=rng.choice((0.0, 0.02, 0.1)),
             task_failure=rng.choice((0.0, 0.1, 0.3)),
+            lasting=lasting,
         )
 
     @property
     def active(self) -> bool:
-        return bool(self.crash or self.duplicate or self.late or self.task_failure)
+        return bool(self.crash or self.duplicate or self.late or self.task_failure or self.lasting)
+
+    def _lasting(self, target: str) -> bool:
+        """``target`` is down now (a lasting fault covers it): counted once per fault, logged once."""
+        if not self.lasting or self.clock is None:
+            return False
+        now = self.clock()
+        for fault in self.lasting:
+            if fault.covers(target, now):
+                if fault not in self._struck:
+                    self._struck.add(fault)
+                    self.counts.lasting += 1
+                    self.log.append(f"lasting: {target} fails every time from {fault.start} to {fault.end}")
+                return True
+        return False
 
     def rng_for(self, purpose: str) -> random.Random:
         """A generator of its own for ``purpose`` (the services' shuffles, the bots), from the same seed."""
         return random.Random(f"{purpose}:{self.seed}")
 
     def crash_point(self, function: str) -> CrashPoint | None:
+        if self._lasting(function):
+            return CrashPoint(1, "before")
         if not self.crash or self._rng.random() >= self.crash:
             return None
         if self._rng.random() < 0.2:
@@ -115,11 +160,21 @@ class FaultPlan:
         return self._rng.choice((0.0, 0.2, 5.0, 40.0))
 
     def task_fails(self, step: str) -> bool:
+        if self._lasting(step):
+            return True
         if self.task_failure and self._rng.random() < self.task_failure:
             self.counts.task_failures += 1
             self.log.append(f"task {step} failed")
             return True
         return False
+
+
+STEPS = frozenset({"close_registration", "seat_batch", "deal_first_hands", "cancel_hands", "try_restart", "compensate"})
+"""The workflows' task steps (``simulation/cloud.py``, ``infra/workflows.py``); any other target is a function."""
+
+
+def _is_step(target: str) -> bool:
+    return target in STEPS
 
 
 NO_FAULTS = FaultPlan()
