@@ -161,6 +161,12 @@ class ButtonNotDrawn(Conflict):
     code: ClassVar[str] = "button_not_drawn"
 
 
+class LastPlayerInPlay(Conflict):
+    """Disqualifying the last player still in play (RULES.md, rule 19): a tournament always has a winner."""
+
+    code: ClassVar[str] = "last_player_in_play"
+
+
 IGNORED_BY_TRIGGERS: tuple[type[TourneyError], ...] = (
     StaleAction,  # the decision was taken or timed out already
     Conflict,  # already started, already coordinated, no hand in progress, ...

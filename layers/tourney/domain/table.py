@@ -63,7 +63,7 @@ Readings fixed here:
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -76,6 +76,7 @@ from tourney.domain.errors import (
     ButtonNotDrawn,
     HandInProgress,
     IllegalAction,
+    LastPlayerInPlay,
     NoHandInProgress,
     NotEnoughPlayers,
     NotSeated,
@@ -785,6 +786,25 @@ class Table:
         self._seats[seat] = replace(sp, away=True)
         self._settle_if_over()
         return record
+
+    def verify_may_disqualify(self, player: str, disqualified: Collection[str] = ()) -> None:
+        """Refuse to disqualify the last player still in play at this table (RULES.md, rule 19).
+
+        In play: seated, not disqualified already (``disqualified``: they leave when the hand ends),
+        and holding chips or still in the hand in progress (all in). A player waiting without chips
+        for a rebuy window to close is not. The hand's end must leave a player with chips at the table,
+        so the tournament always has a winner who was not disqualified; ``LastPlayerInPlay`` otherwise.
+        """
+        self.seat_of(player)  # NotSeated
+        for seat, sp in self._seats.items():
+            if sp.player == player or sp.player in disqualified:
+                continue
+            if self.stack(seat) > 0 or self.still_in_hand(sp.player):
+                return
+        raise LastPlayerInPlay(
+            f"{player} is the last player still in play at table {self._number}: disqualify them once others"
+            " are in play there (the tournament always has a winner who was not disqualified)"
+        )
 
     def fold_at_once(self, player: str) -> Folded | None:
         """Fold a disqualified player's hand in progress now, in turn or not (RULES.md, rule 19).
