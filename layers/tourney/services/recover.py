@@ -168,8 +168,14 @@ class RecoveryService:
             coordinator = d.store.coordinators.get(tid)
             if coordinator is None or coordinator.state.clock is None or coordinator.state.clock.is_paused:
                 return
+            if coordinator.state.status is not TournamentStatus.TERMINATED:
+                return  # restarted meanwhile (its state and clock commit together): the clock runs again
+            now_t = d.store.tournaments.get(tid)
+            if now_t.status is not TournamentStatus.TERMINATED or now_t.terminated_at != terminated_at:
+                return  # restarted, or terminated again: not this termination's clock any more
             coordinator.state.clock = coordinator.state.clock.pause(terminated_at)
             uow = d.store.unit_of_work()
+            uow.check(now_t)
             uow.save(coordinator)
             uow.commit()
 
