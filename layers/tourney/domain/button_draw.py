@@ -43,6 +43,9 @@ class ButtonDraw:
 
     cards: tuple[DrawnCard, ...]
     button: int
+    hand: int = 0
+    """The table's hand dealt from this draw, its first after it (0: none dealt yet); its view and history show
+    the draw (CONTRACT.md, ``button_draw``)."""
 
     def card_of(self, seat: int) -> Card:
         for drawn in self.cards:
@@ -51,12 +54,13 @@ class ButtonDraw:
         raise KeyError(seat)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"cards": {str(d.seat): card_str(d.card) for d in self.cards}, "button": self.button}
+        drawn = {"cards": {str(d.seat): card_str(d.card) for d in self.cards}, "button": self.button}
+        return drawn | ({"hand": self.hand} if self.hand else {})
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> ButtonDraw:
         cards = tuple(DrawnCard(int(seat), parse_card(name)) for seat, name in raw["cards"].items())
-        return cls(cards=cards, button=int(raw["button"]))
+        return cls(cards=cards, button=int(raw["button"]), hand=int(raw.get("hand", 0)))
 
 
 def draw_for_button(

@@ -636,6 +636,8 @@ class Table:
             if credited is not sp.bank:
                 self._seats[seat] = replace(sp, bank=credited)
         self._hand_number += 1
+        if self._last_positions is None and self._draw is not None:  # dealt from the draw: shown with it (rule 6)
+            self._draw = replace(self._draw, hand=self._hand_number)
         self._hand = hand
         self._bank_running = None
         self._positions = positions
