@@ -9,24 +9,26 @@ duplicate. After every run: the money and chip invariants of ``tourney chaos``
 (``chaos.violations``, the simulation's checks after every hand), and every act
 audited once. Then defects planted one at a time (a deposit's key reused with
 another amount, a bad payout table accepted, a hand end dropped, a
-disqualified player paid) are each reported by the run that meets them.
+disqualified player paid, a watchdog terminating tables still playing) are each reported by the run that meets them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from tourney.domain.errors import StaleAction
 from tourney.domain.ledger import EntryKind, overlay_account, player_account, transfer
-from tourney.services import admin
+from tourney.services import admin, recover
 from tourney.services.coordinate import CoordinatorService
 from tourney.services.management import ManagementService
 from tourney.services.messages import HandEnded, RebuyClosed
 from tourney.services.records import AuditAct
 from tourney.simulation.chaos import Act, ChaosSimulation, RunPlan, plan_run, run_one, violations
+from tourney.simulation.faults import FaultPlan
 
 
 def test_rule_19_stack_adjustments_and_disqualifications_under_faults_break_no_invariant() -> None:
@@ -124,3 +126,21 @@ def test_rule_19_chaos_catches_a_disqualified_player_paid() -> None:
     sim.store.money.post(share)
     # Then the run is reported
     assert any(v.startswith("disqualified_paid:") for v in violations(sim)), violations(sim)
+
+
+def test_rule_17_chaos_catches_a_watchdog_that_terminates_tables_still_playing(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Given a planted defect: the watchdog reads every table in a hand as stalled, however recent its last decision
+    monkeypatch.setattr(recover, "STALL_SLACK", timedelta(hours=-1))
+    # When a tournament plays with no fault that stops play (no invocation dies, no task fails, nothing lasting)
+    quiet = _first_seed(
+        lambda p: (
+            p.scenario == "finish"
+            and p.options.players >= 4
+            and not p.lasting
+            and not FaultPlan.drawn(p.seed).crash
+            and not FaultPlan.drawn(p.seed).task_failure
+        )
+    )
+    _, found = run_one(plan_run(quiet, players_max=6))
+    # Then the run is reported: the watchdog terminated a tournament whose play had not stopped
+    assert any(v["invariant"] == "liveness" and "had not stopped" in v["detail"] for v in found), found

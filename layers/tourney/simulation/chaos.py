@@ -40,6 +40,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from tourney.domain.errors import IGNORED_BY_TRIGGERS, Conflict, TourneyError
+from tourney.domain.hand.actions import SeatStatus
 from tourney.domain.ledger import AccountKind, EntryKind, player_account
 from tourney.domain.structure import TournamentFormat, rebuy_period_for_minutes
 from tourney.entrypoints.models import CreateTournamentRequest
@@ -320,10 +321,10 @@ def _wide_acts(plan: RunPlan, rng: random.Random) -> list[Act]:
     for _ in range(rng.randint(1, 2)):
         acts.append(Act("disqualify", rng.uniform(0.5, 40)))
     if rng.random() < 0.4:
-        at = rng.uniform(0.001, 0.1)
+        at = rng.uniform(0.001, 0.05)
         acts.append(Act("disqualify", at, target="button"))
         if scenario == "finish" and rng.random() < 0.7:  # the restart then deals with the button's seat empty
-            terminated = at + rng.uniform(0.005, 0.2)
+            terminated = at + rng.uniform(0.001, 0.05)
             acts += [Act("terminate", terminated), Act("restart", terminated + rng.uniform(0.3, 10))]
     if rng.random() < 0.6:
         acts.append(Act("disqualify", rng.uniform(0, 1.5), target="last"))
@@ -408,6 +409,7 @@ class ChaosSimulation(Simulation):
         self.stopping_faults: list[datetime] = []
         """When a fault that stops play struck (an invocation died, a task failed, a lasting fault)."""
         self._watch_coordinator()
+        self._watch_rebuys()
         self._watch_stopping_faults()
         self._bots_let_time_run_out()
 
@@ -500,6 +502,43 @@ class ChaosSimulation(Simulation):
                 f"at {self.cloud.now()} ({type(error).__name__}: {error}), neither stale nor a duplicate"
             )
 
+    def _watch_rebuys(self) -> None:
+        """After a player's decision, now and then, they try to rebuy twice at once (an attacker's client): accepted
+        only at or below the starting stack by the chips they own (the stack they started the hand with, chips
+        bought in it), never by the chips behind after going all in."""
+        if self.plan.options.format is not TournamentFormat.REBUY:
+            return
+        play, rng = self.services.play, random.Random(f"rebuys:{self.plan.seed}")
+        act = play.act
+
+        def acting(tid: str, table: str, player: str, *decision: Any) -> Any:
+            answer = act(tid, table, player, *decision)
+            if rng.random() < 0.3:
+                self.cloud.after(0.2, functools.partial(self._rebuy_all_in, table, player), "attacker")
+            return answer
+
+        play.act = acting  # type: ignore[method-assign, assignment]
+
+    def _rebuy_all_in(self, table_id: str, player: str) -> None:
+        tid, play = self.tournament_id, self.services.play
+        starting = self.store.tournaments.get(tid).config.starting_stack
+        for _ in range(2):
+            record = self.store.stored_table(tid, table_id)
+            table, hand = record.table, record.table.hand
+            if hand is None or hand.is_over or player not in table.players.values():
+                return
+            seat = table.seat_of(player)
+            if seat not in hand.seats or hand.status(seat) is not SeatStatus.ALL_IN:
+                return
+            # A lower bound of the chips owned (a big blind's ante is not counted in what the hand says it paid)
+            owned = hand.stack(seat) + hand.committed(seat) + sum(c for p, c in record.pending_chips if p == player)
+            answer = self._request("rebuy", lambda: play.rebuy(tid, player), function="api")
+            if answer[0] == "ok" and owned > starting:
+                self.found.append(
+                    f"rebuy_eligibility: {player} all in at table {table_id} owning {owned} chips "
+                    f"(starting stack {starting}) rebought at {self.cloud.now()}"
+                )
+
     def _watch_stopping_faults(self) -> None:
         faults, now = self.faults, self.cloud.now
         crash_point, task_fails = faults.crash_point, faults.task_fails
@@ -535,7 +574,7 @@ class ChaosSimulation(Simulation):
 
     # -- the operators' acts -----------------------------------------------------------------
 
-    def _request(self, name: str, call: Callable[[], Any], attempts: int = 1) -> Answer:
+    def _request(self, name: str, call: Callable[[], Any], attempts: int = 1, function: str = "admin") -> Answer:
         """An operator's HTTP request through the API function, sent again after a 5xx up to ``attempts`` times."""
 
         def answered() -> Answer:
@@ -546,7 +585,7 @@ class ChaosSimulation(Simulation):
 
         for _ in range(attempts):
             try:
-                ok, answer = self.cloud.invoke_api(answered, "admin")
+                ok, answer = self.cloud.invoke_api(answered, function)
             except Exception as error:  # a 5xx that no injected fault explains: a defect
                 self.found.append(
                     f"operator_act: {name} answered 500 {type(error).__name__}: {error} | {_where(error)}"
