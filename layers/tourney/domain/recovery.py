@@ -402,6 +402,35 @@ def plan_compensation(
     )
 
 
+def plan_full_refund(
+    tournament_id: str, contributions: Sequence[Contribution], *, overlay_posted: int = 0, house_shards: int = 1
+) -> CompensationPlan:
+    """The plan of a tournament terminated before it dealt a hand (rule 17.6): everyone paid back in full.
+
+    A rollback (17.3.b: no time has passed since a start that never came)
+    that needs no tables, stacks or entrants: ``contributions`` are what each
+    registered player paid (buy-in and fee); no prize was paid.
+
+    >>> plan = plan_full_refund("t1", [Contribution("ann", 100, 1_000), Contribution("bob", 100, 1_000)])
+    >>> plan.outcome, [(p.player_id, p.amount) for p in plan.compensation.payments], plan.overlay_out
+    (<CompensationOutcome.ROLLBACK: 'rollback'>, [('ann', 1100), ('bob', 1100)], 0)
+    """
+    if overlay_posted < 0:
+        raise ValueError("the overlay posted is non-negative cents")
+    compensation = Compensation(
+        CompensationOutcome.ROLLBACK, tuple(Payment(c.player_id, c.fees, c.pool) for c in contributions)
+    )
+    held = sum(c.pool for c in contributions) + overlay_posted
+    needed = compensation.from_pool
+    return CompensationPlan(
+        tournament_id,
+        compensation,
+        overlay_in=max(0, needed - held),
+        overlay_out=max(0, held - needed),
+        house_shards=house_shards,
+    )
+
+
 def paid_by(entries: Sequence[Entry]) -> tuple[tuple[str, int], ...]:
     """``(player, amount)`` of each compensation entry among ``entries`` (the overlay legs left out)."""
     return tuple(

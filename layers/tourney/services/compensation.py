@@ -48,11 +48,12 @@ from tourney.domain.recovery import (
     Termination,
     paid_by,
     plan_compensation,
+    plan_full_refund,
 )
 from tourney.domain.registration import TournamentStatus
-from tourney.domain.tournament import TournamentState
+from tourney.domain.tournament import TournamentState, entry_contribution
 from tourney.services.deps import Deps
-from tourney.services.records import EntrantRecord, TableRecord, TournamentRecord
+from tourney.services.records import EntrantRecord, RegistrationState, TableRecord, TournamentRecord
 from tourney.services.tables import retrying
 from tourney.services.views import RecoveryStep
 
@@ -167,6 +168,22 @@ def plan_from(
     return plan_compensation(t.tournament_id, facts, overlay_posted=posted, house_shards=t.house_shards)
 
 
+def _plan(d: Deps, t: TournamentRecord, state: TournamentState, tables: Sequence[TableRecord]) -> CompensationPlan:
+    """The plan the stored facts give (``plan_from``); a tournament that dealt no hand is refunded in full (17.6).
+
+    Its start may have failed before it seated anyone (no tables, entrants or
+    stacks): what each registered player paid is one buy-in and its fee.
+    """
+    tid = t.tournament_id
+    if state.started_at is not None and any(r.table.hand_number > 0 for r in tables):
+        return plan_from(t, state, d.store.entrants.list(tid), tables)
+    disqualified = {e.player_id for e in d.store.entrants.list(tid) if e.disqualified_at is not None}
+    registered = sorted(r.player_id for r in d.store.registrations.list(tid, RegistrationState.REGISTERED))
+    paid = (entry_contribution(p, t.config) for p in registered if p not in disqualified)
+    contributions = [Contribution(c.player_id, c.house_paid, c.pool_paid) for c in paid]
+    return plan_full_refund(tid, contributions, house_shards=t.house_shards)
+
+
 def _plan_now(d: Deps, t: TournamentRecord) -> tuple[CompensationPlan | None, list[TableRecord]]:
     """The plan from the stored facts now (None when they no longer make one: every table closed, say)."""
     coordinator = d.store.coordinators.get(t.tournament_id)
@@ -174,7 +191,7 @@ def _plan_now(d: Deps, t: TournamentRecord) -> tuple[CompensationPlan | None, li
         return None, []
     tables = _open_tables(d, t.tournament_id)
     try:
-        plan = plan_from(t, coordinator.state, d.store.entrants.list(t.tournament_id), tables)
+        plan = _plan(d, t, coordinator.state, tables)
     except ValueError:
         return None, tables
     return plan, tables
@@ -207,7 +224,7 @@ def _freeze(d: Deps, t: TournamentRecord, cancel_hands: Callable[[str], object])
                 raise CompensationChanged(f"{tid}: a hand is still in progress at a terminated tournament")
             coordinator = d.store.coordinators.get(tid)
             assert coordinator is not None
-        plan = plan_from(t, coordinator.state, d.store.entrants.list(tid), tables)
+        plan = _plan(d, t, coordinator.state, tables)
         at = d.clock.now()
         frozen = FrozenPlan(plan.outcome, plan.digest, units=len(plan.units(at)), at=at)
         coordinator.state.compensation = frozen
