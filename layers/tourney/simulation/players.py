@@ -66,9 +66,10 @@ class Crowd:
             found = self.bots[player] = Bot(pick_style(self.rng), random.Random(self.rng.random()))
         return found
 
-    def api(self, call: Callable[[], Any]) -> Any:
-        """One HTTP request: its answer, or None when refused (a 4xx) or when the function died (a 5xx)."""
-        ok, answer = self.cloud.invoke_api(call)
+    def api(self, call: Callable[[], Any], function: str = "api") -> Any:
+        """One HTTP request (``ws``: a WebSocket message): its answer, or None when refused (a 4xx) or when the
+        function died (a 5xx)."""
+        ok, answer = self.cloud.invoke_api(call, function)
         if not ok:
             self.counts.api_crashes += 1
         return answer
@@ -138,9 +139,10 @@ class Crowd:
             return
         kind, amount = action
         play = self.cloud.services.play
-        answer = self.api(
-            functools.partial(play.act, self.tournament_id, due.table, player, due.hand, due.seq, kind, amount)
-        )
+        # Players act over HTTP or over their WebSocket (the ws function): half of them each way.
+        function = "ws" if player[-1] in "13579" else "api"
+        act = functools.partial(play.act, self.tournament_id, due.table, player, due.hand, due.seq, kind, amount)
+        answer = self.api(act, function)
         if answer is None:
             self.counts.refused += 1
         else:
