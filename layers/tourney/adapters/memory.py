@@ -129,6 +129,7 @@ def _packed(record: HandRecord, version: int) -> PackedHand:
         record.level,
         _instant(record.dealt_at),
         _instant(record.ended_at),
+        record.button_draw,
     )
     return (version, marshal.dumps(fields))
 
@@ -153,7 +154,7 @@ def _from_instant(kept: int | str) -> datetime:
 def _unpacked(packed: PackedHand) -> HandRecord:
     """A fresh copy of the stored hand, read back."""
     version, data = packed
-    tid, table_id, number, hand, players, seat_count, level, dealt_at, ended_at = marshal.loads(data)
+    tid, table_id, number, hand, players, seat_count, level, dealt_at, ended_at, button_draw = marshal.loads(data)
     salts = hand.get("salts")
     if type(salts) is bytes:
         hand["salts"] = [salts[i : i + _SALT_BYTES].hex() for i in range(0, len(salts), _SALT_BYTES)]
@@ -168,6 +169,7 @@ def _unpacked(packed: PackedHand) -> HandRecord:
         dealt_at=_from_instant(dealt_at),
         ended_at=_from_instant(ended_at),
         version=version,
+        button_draw=button_draw,
     )
 
 

@@ -42,7 +42,7 @@ from tourney.services.management import leave_play
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue
 from tourney.services.records import CoordinatorRecord, EntrantRecord, HandRecord, Record, TableRecord, evolve
 from tourney.services.tables import after_write, deal, push_table, retrying
-from tourney.services.views import Coordinated, PlaceView
+from tourney.services.views import Coordinated, PlaceView, shown_draw
 
 IN_PLAY = (TournamentStatus.RUNNING, TournamentStatus.TERMINATED)
 """A terminated tournament's hand ends are still settled (places and prizes), without dealing (rule 17)."""
@@ -267,6 +267,7 @@ class CoordinatorService:
             level=record.level,
             dealt_at=record.dealt_at or now,
             ended_at=now,
+            button_draw=tuple((d.seat, d.player or "", d.card) for d in shown_draw(table, ended.players) or ()),
         )
 
     @staticmethod

@@ -20,6 +20,7 @@ from tourney.services.deps import Deps
 from tourney.services.records import RegistrationState, TournamentRecord
 from tourney.services.tables import table_view
 from tourney.services.views import (
+    DrawnCardView,
     HandHistoryView,
     LevelView,
     MyRegistration,
@@ -176,7 +177,8 @@ class LobbyService:
         shown = None
         if played.salts is not None:
             shown = fairness.reveal(played.deck, played.salts, played.positions_seen_by(hero)).to_dict()
-        return HandHistoryView(tid, table, hand, text, stars, shown)
+        drawn = tuple(DrawnCardView(seat, player or None, card) for seat, player, card in record.button_draw)
+        return HandHistoryView(tid, table, hand, text, stars, shown, button_draw=drawn or None)
 
 
 def _percent(parts: int) -> str:

@@ -240,6 +240,9 @@ class HandRecord:
     dealt_at: datetime
     ended_at: datetime
     version: int = 0
+    button_draw: tuple[tuple[int, str, str], ...] = ()
+    """``(seat, player, card)`` of the table's draw for the button when this hand was the first dealt from it
+    (RULES.md, rules 6 and 12); empty for every other hand. A seat left before the hand ended names ``""``."""
 
 
 class AuditAct(StrEnum):

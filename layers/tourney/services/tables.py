@@ -24,7 +24,7 @@ from tourney.domain.tournament import TournamentState
 from tourney.services.deps import Deps
 from tourney.services.messages import HandEnded, TimeoutDue
 from tourney.services.records import TableRecord, evolve
-from tourney.services.views import PotView, SeatView, TableView, ToAct
+from tourney.services.views import PotView, SeatView, TableView, ToAct, shown_draw
 
 T = TypeVar("T")
 
@@ -125,6 +125,7 @@ def table_view(
         pots=tuple(PotView(p.amount, p.eligible) for p in hand.gathered_pots)
         if in_progress and hand is not None
         else (),
+        button_draw=shown_draw(table),
     )
 
 

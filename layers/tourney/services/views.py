@@ -11,10 +11,19 @@ import dataclasses
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
+from tourney.domain.cards import card_str
+
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from _typeshed import DataclassInstance
+
+    from tourney.domain.table import Table
+
+EMPTY: Mapping[int, str] = MappingProxyType({})
 
 
 def _plain(value: Any) -> Any:
@@ -181,6 +190,31 @@ class PotView(View):
 
 
 @dataclass(frozen=True)
+class DrawnCardView(View):
+    """One player's card in a table's draw for the button (RULES.md, rule 6; the final table's redraw, rule 12)."""
+
+    seat: int
+    player: str | None
+    card: str
+
+
+def shown_draw(table: Table, players: Mapping[int, str] = EMPTY) -> tuple[DrawnCardView, ...] | None:
+    """The table's button draw, if its current hand is its first after the draw (CONTRACT.md, ``button_draw``).
+
+    Before that hand is dealt, while it is played and once it is over, until the next hand is dealt; None
+    for any other hand. ``players``: who sat in each seat for that hand (the hand's own players); the table's
+    seats name the others, and a seat left since the draw is a ``None`` player.
+    """
+    draw = table.button_draw
+    if draw is None or (draw.hand != table.hand_number and table.last_positions is not None):
+        return None
+    sitting = {seat: sp.player for seat, sp in table.seats.items()}
+    return tuple(
+        DrawnCardView(d.seat, players.get(d.seat) or sitting.get(d.seat), card_str(d.card)) for d in draw.cards
+    )
+
+
+@dataclass(frozen=True)
 class TableView(View):
     """``GET /tournaments/{id}/tables/{table}``: the viewer's view (own hole cards only)."""
 
@@ -209,6 +243,9 @@ class TableView(View):
     ``sum(p.amount for p in pots) + sum(s.bet for s in seats) == pot`` at every point of a hand; empty
     between hands (``pot`` is 0 then) and before the first street's bets are gathered, when no ante was
     posted. The same for every viewer."""
+    button_draw: tuple[DrawnCardView, ...] | None = None
+    """Each player's card in the draw for the button, in the view of the table's first hand after a draw
+    (its first hand, and the final table's first after its redraw); None for every other hand."""
 
 
 @dataclass(frozen=True)
@@ -225,6 +262,8 @@ class HandHistoryView(View):
     phh: str
     pokerstars: str
     fairness: dict[str, Any] | None = None
+    button_draw: tuple[DrawnCardView, ...] | None = None
+    """Each player's card in the table's draw for the button, when this hand was the first dealt from it."""
 
 
 # -- accounts -------------------------------------------------------------------

@@ -349,6 +349,7 @@ def _hand_item(record: HandRecord, version: int) -> tm.HandItem:
             "seat_count": record.seat_count,
             "level": record.level,
             "dealt_at": iso(record.dealt_at),
+            **({"button_draw": [list(drawn) for drawn in record.button_draw]} if record.button_draw else {}),
         },
         ended_at=iso(record.ended_at),
     )
@@ -367,6 +368,7 @@ def _hand_record(item: tm.HandItem) -> HandRecord:
         dealt_at=parse_required(body["dealt_at"]),
         ended_at=parse_required(item.ended_at),
         version=int(item.version),
+        button_draw=tuple((int(seat), str(player), str(card)) for seat, player, card in body.get("button_draw", ())),
     )
 
 
