@@ -29,7 +29,7 @@ from tourney.services.management import disqualified_leave
 from tourney.services.messages import HandEnded, RebuyClosed
 from tourney.services.records import TableRecord, TournamentRecord
 from tourney.services.register import start_when_full
-from tourney.services.start import cancel_before_start
+from tourney.services.start import cancel_before_start, give_up_start, start_given_up
 from tourney.services.tables import after_write, arm, deal, retrying
 from tourney.services.views import RecoveryStep, Restarted, SweepReport, WatchReport
 
@@ -351,26 +351,41 @@ class RecoveryService:
             return RecoveryStep(tid, "retry", seconds_left=seconds_up(left))
         return pay_step(d, t, units=units, cancel_hands=self.cancel_hands)
 
-    def sweep(self, now: datetime | None = None) -> SweepReport:
-        """Refund every tournament that should have started and did not (rule 17.6); start a full Sit&Go."""
+    def sweep(
+        self, now: datetime | None = None, *, on_error: Callable[[str, Exception], None] | None = None
+    ) -> SweepReport:
+        """Refund every tournament that should have started and did not (rule 17.6); start a full Sit&Go.
+
+        Late: still registering 15 minutes after its start time, or running an hour after it with no hand
+        dealt (its start keeps failing: ``START_GIVEN_UP``). Each tournament is swept on its own: one that
+        raises is listed as ``failed`` and given to ``on_error`` (the handler logs it), and the sweep goes on.
+        """
         d = self._d
         now = now or d.clock.now()
         refunded: list[str] = []
         started: list[str] = []
+        failed: list[str] = []
         players = 0
         for t in d.store.tournaments.list():
             due = t.start_at is not None and now >= t.start_at + SWEEP_GRACE
             late = t.status is TournamentStatus.REGISTERING and due
             cut_short = t.status is TournamentStatus.CANCELLED and t.ended_at is None  # a cancel that did not finish
-            if late or cut_short:
-                try:
+            try:
+                if late or cut_short:
                     players += cancel_before_start(d, t.tournament_id, "sweeper", "did not start")
-                except AlreadyStarted:
-                    continue  # it started as the sweeper came
-                refunded.append(t.tournament_id)
-            elif t.config.format is TournamentFormat.SNG and start_when_full(d, t):
-                started.append(t.tournament_id)  # a full Sit&Go whose start request was lost (idempotent)
-        return SweepReport(tuple(refunded), players, started=tuple(started))
+                    refunded.append(t.tournament_id)
+                elif start_given_up(t, now):
+                    players += give_up_start(d, t.tournament_id, "sweeper", "its start never dealt a hand")
+                    refunded.append(t.tournament_id)
+                elif t.config.format is TournamentFormat.SNG and start_when_full(d, t):
+                    started.append(t.tournament_id)  # a full Sit&Go whose start request was lost (idempotent)
+            except AlreadyStarted:
+                continue  # it started as the sweeper came
+            except Exception as error:  # one tournament's failure never stops the sweep of the others
+                failed.append(t.tournament_id)
+                if on_error is not None:
+                    on_error(t.tournament_id, error)
+        return SweepReport(tuple(refunded), players, started=tuple(started), failed=tuple(failed))
 
     def watch(
         self, now: datetime | None = None, *, on_error: Callable[[str, Exception], None] | None = None
@@ -467,8 +482,8 @@ class RecoveryService:
         pool, so the tournament must start. Incomplete: a table of the draw not written yet, or one that
         can deal and never did. Requested at most every ``START_QUIET``, stamped as ``recovery_seen_at``.
         """
-        if t.closed_at is None:
-            return False
+        if t.closed_at is None or start_given_up(t, now):
+            return False  # given up: the sweeper refunds it (rule 17.6)
         missing = len(tables) < t.tables_at_start
         if not missing and not any(
             not r.closed and not r.halted and r.table.hand_number == 0 and len(r.table.active) >= 2 for r in tables

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import datetime, timedelta
 
 from tourney.domain.errors import AlreadyStarted, NotFound, NotStartedYet, StaleVersion
 from tourney.domain.fees import Purchase, refund_entry
@@ -44,6 +45,9 @@ from tourney.services.tables import after_write, deal, retrying
 from tourney.services.views import BatchSeated, HandsDealt, StartDue
 
 BATCH_TABLES = 50
+START_GIVEN_UP = timedelta(hours=1)
+"""A start that closed registration and dealt no hand this long after its start time (a Sit&Go: after it closed)
+is given up: the sweeper cancels it and refunds everyone in full (rule 17.6's 24 hours are the outer bound)."""
 REFUNDS_PER_UNIT = 15
 """Refunds per unit of work (each is an entry, its accounts and a registration: under 100 items)."""
 
@@ -159,6 +163,42 @@ def cancel_before_start(deps: Deps, tid: str, by: str = "", reason: str = "") ->
 
     retrying(deps, finish)
     return refunded
+
+
+def start_given_up(t: TournamentRecord, now: datetime) -> bool:
+    """Whether ``t`` closed registration, never dealt a hand, and its start is ``START_GIVEN_UP`` late (17.6)."""
+    if t.status is not TournamentStatus.RUNNING or t.started_at is not None or t.closed_at is None:
+        return False
+    return now >= (t.start_at or t.closed_at) + START_GIVEN_UP
+
+
+def give_up_start(deps: Deps, tid: str, by: str, reason: str) -> int:
+    """Cancel a tournament whose start never dealt a hand and refund everyone in full (rule 17.6); players refunded.
+
+    One unit of work marks the tournament and the coordinator's state
+    cancelled, on their versions and only while no hand was dealt: the first
+    deal starts the clock on the same versions, so of the two exactly one
+    wins (a start step delivered later seats and deals nothing; a give-up that
+    loses is ``AlreadyStarted``). The refunds are ``cancel_before_start``'s.
+    """
+
+    def mark() -> None:
+        t = deps.store.tournaments.get(tid)
+        if t.status is TournamentStatus.CANCELLED:
+            return
+        coordinator = deps.store.coordinators.get(tid)
+        state = coordinator.state if coordinator is not None else None
+        if t.status is not TournamentStatus.RUNNING or t.started_at is not None or (state and state.started_at):
+            raise AlreadyStarted(f"{tid} is {t.status} and dealt a hand: its start is not given up")
+        uow = deps.store.unit_of_work()
+        if coordinator is not None:
+            coordinator.state.status = TournamentStatus.CANCELLED
+            uow.save(coordinator)
+        uow.save(replace(t, status=TournamentStatus.CANCELLED, cancelled_by=by, cancel_reason=reason))
+        uow.commit()
+
+    retrying(deps, mark)
+    return cancel_before_start(deps, tid, by, reason)
 
 
 def refund_everyone(deps: Deps, tid: str) -> int:
