@@ -8,17 +8,24 @@ hand after the redraw. No other hand carries a draw.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from tourney.adapters.dynamo.mapping import _hand_item, _hand_record
 from tourney.adapters.memory import FrozenClock
-from tourney.domain.cards import parse_card
+from tourney.domain.cards import parse_card, shuffled_deck
+from tourney.domain.hand import ActionKind
+from tourney.domain.structure import BlindLevel
+from tourney.domain.table import Table
 from tourney.services.bootstrap import Services
+from tourney.services.views import shown_draw
 
 from tests.support.driver import Driver
 from tests.unit.services.conftest import started
+
+LEVEL = BlindLevel(number=1, small_blind=50, big_blind=100)
 
 
 def winner(draw: list[dict[str, Any]]) -> int:
@@ -111,3 +118,26 @@ def test_rule_6_the_draw_is_kept_with_the_hand_by_both_stores(
     # Then the draw is the same, and a hand without one stays without
     assert again.button_draw == record.button_draw
     assert _hand_record(_hand_item(replace(record, button_draw=()), 1)).button_draw == ()
+
+
+def test_rule_6_a_first_hand_dealt_again_after_its_cancellation_still_shows_the_draw() -> None:
+    # Given a table that drew for the button and dealt its first hand
+    table = Table(number=1, seat_count=6)
+    for seat, player in ((1, "a"), (3, "b"), (5, "c")):
+        table.seat_player(player, seat, 1_000)
+    table.draw_button(rng=random.Random(4))
+    table.start_hand(LEVEL, shuffled_deck(random.Random(5)))
+    assert shown_draw(table) is not None
+    # When the hand is cancelled (rule 17) and the table deals again
+    table.cancel_hand()
+    table.start_hand(LEVEL, shuffled_deck(random.Random(6)))
+    # Then the hand dealt again is the one dealt from the draw, and shows it; the hand after it does not
+    draw = table.button_draw
+    assert draw is not None and draw.hand == table.hand_number == 2
+    assert shown_draw(table) is not None
+    while table.hand_in_progress:
+        awaiting = table.awaiting()
+        assert awaiting is not None
+        table.act(awaiting.player, ActionKind.FOLD)
+    table.start_hand(LEVEL, shuffled_deck(random.Random(7)))
+    assert shown_draw(table) is None
