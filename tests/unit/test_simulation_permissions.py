@@ -159,3 +159,18 @@ def test_chaos_fails_on_a_permission_taken_from_a_functions_spec(
     permission = [v for v in found if v["invariant"] == "permission"]
     assert {v["run_seed"] for v in permission} == {str(seed) for seed in seeds}
     assert all(v["detail"].startswith(f"permission: {function} may not {refused}") for v in permission)
+
+
+def test_a_push_needs_the_connections_table_and_the_connections_endpoint() -> None:
+    # Given the timeouts function as declared, one without the connections table, one without pushes
+    declared = wiring.FUNCTIONS_BY_NAME["timeouts"]
+    tables = {t: a for t, a in declared.tables.items() if t != "connections"}
+    without_table = Grants.of(dataclasses.replace(declared, tables=tables))
+    without_pushes = Grants.of(dataclasses.replace(declared, pushes=False))
+    # When each pushes to a table's connections
+    Grants.of(declared).push()
+    # Then only the one declared as it is may
+    with pytest.raises(AccessDenied, match="read table connections"):
+        without_table.push()
+    with pytest.raises(AccessDenied, match="push to connections"):
+        without_pushes.push()

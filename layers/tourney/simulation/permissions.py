@@ -155,9 +155,12 @@ class Grants:
             self.refuse("InvalidArn", f"start workflow {workflow} (no {env} in its environment)")
 
     def push(self) -> None:
-        if not self.pushes:
-            env = wiring.CONNECTIONS_ENDPOINT_ENV
-            self.refuse("AccessDeniedException", f"push to connections (no {env}, no execute-api:ManageConnections)")
+        """A push: the connections table read for the recipients, gone connections deleted, ``@connections``."""
+        if self.pushes and "connections" in self.writes:
+            return
+        self.write("connections")
+        env = wiring.CONNECTIONS_ENDPOINT_ENV
+        self.refuse("AccessDeniedException", f"push to connections (no {env}, no execute-api:ManageConnections)")
 
     def schedule(self) -> None:
         if not self.schedules:
