@@ -1,0 +1,185 @@
+"""What AWS charges: us-east-1 on-demand prices, and a meter that counts and prices every request by service.
+
+Prices are exact decimals (USD), overridable (``Prices().with_overrides(...)``). The defaults are the published
+us-east-1 on-demand prices of ``../shared/STACK-NOTES.md`` ('AWS limits and prices'), except DynamoDB's: AWS halved
+on-demand throughput prices on 1 November 2024, to $0.625 per million write request units and $0.125 per million
+read request units (the notes' $1.25 and $0.25 are the older figures, kept as :data:`DYNAMODB_BEFORE_NOV_2024`).
+
+Billing rules counted here: a Lambda invocation is one request plus its duration, rounded up to the millisecond,
+times its memory in GB (arm64 GB-seconds 20 % below x86); a WebSocket message is counted per 32 KB, both ways;
+an SQS request per 64 KB of payload (a batch of up to 10 messages is one request); an HTTP API request per
+512 KB; a Step Functions standard workflow is priced by state transitions.
+
+>>> meter = CostMeter()
+>>> meter.dynamodb(Request.UPDATE_ITEM, write_units=2)
+>>> meter.lambda_invocation("coordinator", seconds=0.3, memory_mb=1024, architecture="arm64")
+>>> meter.report(hands=1).total_usd
+Decimal('0.00000545002')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import ROUND_CEILING, Decimal
+from typing import Any
+
+from tourney.simulation.aws.requests import Request, Service
+
+MILLION = Decimal(1_000_000)
+KB = 1024
+
+
+@dataclass(frozen=True)
+class Prices:
+    """USD, us-east-1, on demand (first pricing tier of each service)."""
+
+    dynamodb_write_unit: Decimal = Decimal("0.625") / MILLION
+    dynamodb_read_unit: Decimal = Decimal("0.125") / MILLION
+    lambda_request: Decimal = Decimal("0.20") / MILLION
+    lambda_gb_second_x86: Decimal = Decimal("0.0000166667")
+    lambda_gb_second_arm64: Decimal = Decimal("0.0000133334")
+    http_request: Decimal = Decimal("1.00") / MILLION
+    websocket_message: Decimal = Decimal("1.00") / MILLION
+    websocket_connection_minute: Decimal = Decimal("0.25") / MILLION
+    sqs_standard_request: Decimal = Decimal("0.40") / MILLION
+    sqs_fifo_request: Decimal = Decimal("0.50") / MILLION
+    step_functions_transition: Decimal = Decimal("25") / MILLION
+
+    def with_overrides(self, **prices: Decimal) -> Prices:
+        return dataclasses.replace(self, **prices)
+
+
+DEFAULT_PRICES = Prices()
+DYNAMODB_BEFORE_NOV_2024 = DEFAULT_PRICES.with_overrides(
+    dynamodb_write_unit=Decimal("1.25") / MILLION, dynamodb_read_unit=Decimal("0.25") / MILLION
+)
+"""DynamoDB's on-demand prices before 1 November 2024 (those ``STACK-NOTES.md`` gives)."""
+
+WEBSOCKET_MESSAGE_BYTES = 32 * KB
+SQS_REQUEST_BYTES = 64 * KB
+HTTP_REQUEST_BYTES = 512 * KB
+
+
+def _chunks(size: int, unit: int) -> int:
+    return max(1, math.ceil(size / unit))
+
+
+@dataclass
+class ServiceCost:
+    """One service's requests, the units they were priced by, and their price."""
+
+    requests: int = 0
+    units: dict[str, Decimal] = field(default_factory=dict)
+    usd: Decimal = Decimal(0)
+
+    def add(self, unit: str, amount: Decimal) -> None:
+        self.units[unit] = self.units.get(unit, Decimal(0)) + amount
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "requests": self.requests,
+            "units": {unit: float(amount) for unit, amount in self.units.items()},
+            "usd": float(self.usd),
+        }
+
+
+@dataclass(frozen=True)
+class CostReport:
+    """The cost of a run by service, with the request counts it was priced from."""
+
+    services: Mapping[Service, ServiceCost]
+    hands: int | None = None
+
+    @property
+    def total_usd(self) -> Decimal:
+        return sum((cost.usd for cost in self.services.values()), Decimal(0))
+
+    def per_1000_hands(self) -> dict[str, float]:
+        """``cost_per_1000_hands_usd`` of ``tourney bench capacity``: total and each service."""
+        if not self.hands:
+            raise ValueError("no hand was played")
+        scale = Decimal(1000) / self.hands
+        costs = {"total": float(self.total_usd * scale)}
+        costs.update({service.value: float(self.services[service].usd * scale) for service in Service})
+        return costs
+
+    def requests_per_1000_hands(self) -> dict[str, float]:
+        """``requests_per_1000_hands`` of ``tourney bench capacity``, by service."""
+        if not self.hands:
+            raise ValueError("no hand was played")
+        return {service.value: self.services[service].requests * 1000 / self.hands for service in Service}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "total_usd": float(self.total_usd),
+            "hands": self.hands,
+            "by_service": {service.value: cost.to_dict() for service, cost in self.services.items()},
+        }
+
+
+class CostMeter:
+    """Counts every request a run makes, by service, and prices it."""
+
+    def __init__(self, prices: Prices = DEFAULT_PRICES) -> None:
+        self.prices = prices
+        self._costs: dict[Service, ServiceCost] = {service: ServiceCost() for service in Service}
+        self.requests: Counter[Request] = Counter()
+
+    def _charge(self, service: Service, requests: int, unit: str, amount: Decimal | int, price: Decimal) -> None:
+        cost = self._costs[service]
+        cost.requests += requests
+        cost.add(unit, Decimal(amount))
+        cost.usd += Decimal(amount) * price
+
+    def dynamodb(self, request: Request, *, read_units: float = 0.0, write_units: float = 0.0) -> None:
+        """One DynamoDB request that consumed these units (``items.py`` computes them)."""
+        self.requests[request] += 1
+        read, write = Decimal(str(read_units)), Decimal(str(write_units))
+        self._charge(Service.DYNAMODB, 1, "read_units", read, self.prices.dynamodb_read_unit)
+        self._charge(Service.DYNAMODB, 0, "write_units", write, self.prices.dynamodb_write_unit)
+
+    def lambda_invocation(self, function: str, *, seconds: float, memory_mb: int, architecture: str = "x86_64") -> None:
+        """One invocation of ``function`` that ran ``seconds`` (billed to the millisecond above) at ``memory_mb``."""
+        prices = self.prices
+        billed_ms = Decimal(str(seconds * 1000)).to_integral_value(rounding=ROUND_CEILING)
+        gb_seconds = billed_ms / 1000 * Decimal(memory_mb) / 1024
+        per_gb_second = prices.lambda_gb_second_arm64 if architecture == "arm64" else prices.lambda_gb_second_x86
+        self._charge(Service.LAMBDA, 1, "requests", 1, prices.lambda_request)
+        self._charge(Service.LAMBDA, 0, "gb_seconds", gb_seconds, per_gb_second)
+        self._costs[Service.LAMBDA].add(f"invocations:{function}", Decimal(1))
+
+    def http_request(self, size: int = 0, count: int = 1) -> None:
+        """``count`` HTTP API requests of ``size`` bytes each."""
+        units = count * _chunks(size, HTTP_REQUEST_BYTES)
+        self._charge(Service.HTTP, count, "requests", units, self.prices.http_request)
+
+    def websocket_message(self, size: int = 0, count: int = 1) -> None:
+        """``count`` WebSocket messages (a post to a connection, or a message from one) of ``size`` bytes each."""
+        self.requests[Request.POST_TO_CONNECTION] += count
+        units = count * _chunks(size, WEBSOCKET_MESSAGE_BYTES)
+        self._charge(Service.WEBSOCKET, count, "messages", units, self.prices.websocket_message)
+
+    def websocket_connection_minutes(self, minutes: float) -> None:
+        amount = Decimal(str(minutes))
+        self._charge(Service.WEBSOCKET, 0, "connection_minutes", amount, self.prices.websocket_connection_minute)
+
+    def sqs_request(self, request: Request = Request.SEND_MESSAGE, *, fifo: bool, size: int = 0) -> None:
+        """One SQS request (a send, a batch send, a receive, a delete) carrying ``size`` bytes of payload."""
+        self.requests[request] += 1
+        price = self.prices.sqs_fifo_request if fifo else self.prices.sqs_standard_request
+        self._charge(Service.SQS, 1, "fifo_requests" if fifo else "requests", _chunks(size, SQS_REQUEST_BYTES), price)
+
+    def state_transitions(self, count: int = 1) -> None:
+        """``count`` Step Functions state transitions (standard workflows)."""
+        self._charge(Service.STEP_FUNCTIONS, count, "transitions", count, self.prices.step_functions_transition)
+
+    def report(self, hands: int | None = None) -> CostReport:
+        """The costs so far; ``hands``: the hands played, for the per-1,000-hands figures."""
+        snapshot = {
+            service: ServiceCost(cost.requests, dict(cost.units), cost.usd) for service, cost in self._costs.items()
+        }
+        return CostReport(snapshot, hands)
