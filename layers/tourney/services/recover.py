@@ -257,8 +257,9 @@ class RecoveryService:
         sent to the coordinator, which deals it. None when it is not
         terminated (any more). A tournament terminated before its first deal
         starts its clock now (``started_at``). It commits only a restart it
-        can complete: a table that cannot set its next hand's positions raises
-        (``Conflict``) before anything is written.
+        can complete: a table that cannot set its next hand's positions, or a
+        start that never seated every table, raises (``Conflict``) before
+        anything is written.
         """
         d = self._d
 
@@ -271,7 +272,10 @@ class RecoveryService:
             if t.ended_at is not None or window_left(t.terminated_at, now) <= timedelta(0):
                 return None  # compensated, or its window closed: compensation may be under way
             state = coordinator.state
-            for record in self._tables(tid):
+            tables = self._tables(tid)
+            if state.started_at is None and len(tables) < t.tables_at_start:
+                raise Conflict(f"{tid} never seated every table of its draw: its start, not a restart, deals it")
+            for record in tables:
                 _verify_deals(record, state.balancing.waiting)
             if state.clock is not None and state.clock.is_paused:
                 state.clock = state.clock.resume(now)

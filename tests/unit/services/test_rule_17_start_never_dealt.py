@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import timedelta
 
+import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.domain.errors import Conflict
 from tourney.domain.registration import TournamentStatus
 from tourney.services.bootstrap import Services
 from tourney.services.recover import START_QUIET
@@ -107,3 +109,19 @@ def test_rule_17_6_an_operator_terminates_a_tournament_that_never_dealt_and_ever
     t = services.adapters.store.tournaments.get(tid)
     assert t.status is TournamentStatus.TERMINATED and t.ended_at is not None
     services.adapters.store.money.verify_invariants()
+
+
+def test_rule_17_6_a_restart_of_a_tournament_whose_start_never_seated_it_is_refused_and_commits_nothing(
+    services: Services, create: Callable[..., str], clock: FrozenClock
+) -> None:
+    # Given a tournament whose start never seated a table, terminated by an operator
+    tid = closed_and_never_seated(services, create, clock)
+    services.admin.terminate(tid, "op", "the start keeps failing")
+    # When the operator restarts it
+    with pytest.raises(Conflict):
+        services.admin.restart(tid, "op", "try again")
+    # Then it is still terminated, its clock never started: its compensation will refund everyone in full
+    t = services.adapters.store.tournaments.get(tid)
+    assert t.status is TournamentStatus.TERMINATED and t.started_at is None and t.restarted_at is None
+    coordinator = services.adapters.store.coordinators.get(tid)
+    assert coordinator is not None and coordinator.state.started_at is None
