@@ -221,7 +221,8 @@ def audit(
     tournament: Annotated[str | None, Query(min_length=1, max_length=64, description="a tournament's acts")] = None,
     player: Annotated[str | None, Query(min_length=1, max_length=128, description="a player's acts")] = None,
 ) -> AuditBody:
-    """Every operator act about one tournament or one player, oldest first (``?tournament=ID`` or ``?player=NAME``)."""
+    """Every operator act about one tournament or one player, oldest first (``?tournament=ID`` or ``?player=NAME``);
+    with neither, the latest 100 acts, newest first."""
     return AuditBody.model_validate(audit.listing(tournament=tournament, player=player).to_dict())
 
 

@@ -51,6 +51,11 @@ class MemoryAudit:
             found = [r for r in self._s._values(self._s._kinds.get("audit", ())) if r.player_id == player_id]
         return _ordered(found)
 
+    def latest(self, limit: int) -> Sequence[AuditRecord]:
+        with self._s._lock:
+            found = list(self._s._values(self._s._kinds.get("audit", ())))
+        return _ordered(found)[::-1][:limit]
+
 
 class MemoryMutes:
     def __init__(self, store: MemoryStore) -> None:

@@ -30,6 +30,8 @@ from tourney.services.views import View
 
 MAX_REASON = 500
 """Characters of a reason (the edge refuses longer ones)."""
+LATEST_ACTS = 100
+"""How many acts the audit lists without a filter (the newest)."""
 
 
 def audit_record(
@@ -113,15 +115,19 @@ class AuditService:
         self._d = deps
 
     def listing(self, *, tournament: str | None = None, player: str | None = None) -> AuditView:
-        """The acts about a tournament, or a player, oldest first (exactly one of the two is given)."""
-        if (tournament is None) == (player is None):
-            raise IllegalAction("ask for the audit of one tournament or one player")
+        """The acts about a tournament, or a player, oldest first; neither: the ``LATEST_ACTS`` newest, newest first.
+
+        Both at once is refused (``IllegalAction``): ask for one, or for the latest acts.
+        """
         found: Sequence[AuditRecord]
+        if tournament is not None and player is not None:
+            raise IllegalAction("ask for the audit of one tournament, one player, or the latest acts (no filter)")
         if tournament is not None:
             found = self._d.store.audit.for_tournament(tournament)
-        else:
-            assert player is not None
+        elif player is not None:
             found = self._d.store.audit.for_player(player)
+        else:
+            found = self._d.store.audit.latest(LATEST_ACTS)
         return AuditView(tuple(AuditLine.of(r) for r in found))
 
 

@@ -148,6 +148,10 @@ class AuditRepository(Protocol):
         """Every act about the player, in any tournament or none, oldest first (then by id)."""
         ...
 
+    def latest(self, limit: int) -> Sequence[AuditRecord]:
+        """The ``limit`` newest acts, about anything, newest first (then by id, descending)."""
+        ...
+
 
 class MuteRepository(Protocol):
     def get(self, player_id: str) -> MuteRecord | None:

@@ -392,6 +392,8 @@ def _audit_item(record: AuditRecord, version: int) -> au.AuditItem:
         tournament_id=record.tournament_id,
         player_id=record.player_id,
         player_key=au.player_key(record.player_id) if record.player_id is not None else None,
+        feed_key=au.FEED_KEY,
+        feed_sk=au.feed_sk(record.at, record.audit_id),
         before=record.before,
         after=record.after,
         version=version,

@@ -210,10 +210,21 @@ AUDIT_BY_PLAYER_INDEX: Final = Index(
     purpose="a player's audit records in any tournament or none (player_key = 'player#<player>')",
 )
 
+AUDIT_LATEST_INDEX: Final = Index(
+    name="latest",
+    partition_key="feed_key",
+    sort_key="feed_sk",
+    projection=Projection.ALL,
+    purpose=(
+        "every audit record by time (feed_key = 'acts', feed_sk = '<at, UTC>#<audit id>'): the latest acts, "
+        "newest first, without a filter; one partition, as operators act a few times a minute at most"
+    ),
+)
+
 AUDIT: Final = TableSchema(
     logical_name="audit",
     env_var="AUDIT_TABLE",
-    indexes=(AUDIT_BY_PLAYER_INDEX,),
+    indexes=(AUDIT_BY_PLAYER_INDEX, AUDIT_LATEST_INDEX),
     purpose=(
         "operators' acts (RULES.md, rule 19), append-only: put once (attribute_not_exists), "
         "never updated or deleted by any function's role"

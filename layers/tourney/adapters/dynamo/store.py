@@ -226,6 +226,12 @@ class DynamoAudit:
         items = au.AuditItem.by_player.query(au.player_key(player_id))
         return sorted((mapper.from_item(item) for item in items), key=lambda r: (r.at, r.audit_id))
 
+    def latest(self, limit: int) -> Sequence[AuditRecord]:
+        """One Query of the ``latest`` index, newest first, ``limit`` items at most (eventually consistent)."""
+        mapper = mapper_of_type(AuditRecord)
+        items = au.AuditItem.latest.query(au.FEED_KEY, scan_index_forward=False, limit=limit)
+        return [mapper.from_item(item) for item in items][:limit]
+
 
 class DynamoMutes:
     def get(self, player_id: str) -> MuteRecord | None:

@@ -8,7 +8,9 @@ mute (tournaments)  ``mute#<player>``                       ``mute``
 ==================  ======================================  ==========================
 
 An audit record about a player carries ``player_key`` = ``player#<player>``,
-so the ``by_player`` index lists a player's records. A record is put once,
+so the ``by_player`` index lists a player's records. Every record carries
+``feed_key`` = ``acts`` and ``feed_sk`` = ``<at, UTC, to the microsecond>#<audit
+id>``, so the ``latest`` index lists the newest acts first. A record is put once,
 conditional on ``attribute_not_exists(pk)``, and never written again: no
 function's role may update or delete an item of this table. Mutes change
 (mute, unmute), so they live in the ``tournaments`` table, versioned.
@@ -16,15 +18,18 @@ function's role may update or delete an item of this table. Mutes change
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from pynamodb.attributes import BooleanAttribute, JSONAttribute, NumberAttribute, UnicodeAttribute
 from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model
 
 from tourney.adapters.dynamo.models.base import meta_for, stored_in
-from tourney.adapters.dynamo.schema import AUDIT, AUDIT_BY_PLAYER_INDEX, TOURNAMENTS
+from tourney.adapters.dynamo.schema import AUDIT, AUDIT_BY_PLAYER_INDEX, AUDIT_LATEST_INDEX, TOURNAMENTS
 
 ACT_PREFIX = "act#"
 MUTE_SK = "mute"
+FEED_KEY = "acts"
 
 
 def audit_pk(tournament_id: str | None, player_id: str | None) -> str:
@@ -41,6 +46,11 @@ def act_sk(audit_id: str) -> str:
     return f"{ACT_PREFIX}{audit_id}"
 
 
+def feed_sk(at: datetime, audit_id: str) -> str:
+    """The record's place in the ``latest`` index: its time in UTC, fixed width (text order is time order)."""
+    return f"{at.astimezone(UTC).strftime('%Y-%m-%dT%H:%M:%S.%fZ')}#{audit_id}"
+
+
 def mute_pk(player_id: str) -> str:
     return f"mute#{player_id}"
 
@@ -52,6 +62,15 @@ class ByPlayerIndex(GlobalSecondaryIndex["AuditItem"]):  # type: ignore[no-untyp
 
     player_key = UnicodeAttribute(hash_key=True)
     sk = UnicodeAttribute(range_key=True)
+
+
+class LatestIndex(GlobalSecondaryIndex["AuditItem"]):  # type: ignore[no-untyped-call]
+    class Meta:
+        index_name = AUDIT_LATEST_INDEX.name
+        projection = AllProjection()
+
+    feed_key = UnicodeAttribute(hash_key=True)
+    feed_sk = UnicodeAttribute(range_key=True)
 
 
 @stored_in(AUDIT)
@@ -67,10 +86,13 @@ class AuditItem(Model):
     tournament_id = UnicodeAttribute(null=True)
     player_id = UnicodeAttribute(null=True)
     player_key = UnicodeAttribute(null=True)
+    feed_key = UnicodeAttribute(null=True)
+    feed_sk = UnicodeAttribute(null=True)
     before = JSONAttribute(null=True)
     after = JSONAttribute(null=True)
     version = NumberAttribute(default=1)
     by_player = ByPlayerIndex()
+    latest = LatestIndex()
 
 
 @stored_in(TOURNAMENTS)
