@@ -8,6 +8,7 @@ as a ``permission`` violation.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
 from datetime import timedelta
@@ -174,3 +175,21 @@ def test_a_push_needs_the_connections_table_and_the_connections_endpoint() -> No
         without_table.push()
     with pytest.raises(AccessDenied, match="push to connections"):
         without_pushes.push()
+
+
+def test_a_refusal_is_kept_even_when_the_function_catches_it() -> None:
+    # Given the watchdog, which checks each tournament on its own and logs the one whose check raised
+    cloud = Cloud(OPENS)
+    store = cloud.services.deps.store
+
+    def watch_catching_everything() -> None:
+        with contextlib.suppress(Exception):  # as the watchdog's loop does for one tournament
+            store.hands.get("t1", "1", 1)  # the watchdog is not given the hands table
+
+    # When one of its calls is refused and it goes on
+    ok, _ = cloud.invoke("watchdog", watch_catching_everything)
+    # Then the invocation succeeded, and the refusal is kept all the same
+    assert ok
+    assert cloud.refused() == [
+        "watchdog may not read table hands (no HANDS_TABLE, no dynamodb:GetItem/Query on it): AccessDeniedException"
+    ]

@@ -184,14 +184,15 @@ class Cloud:
         self.faults = faults
         self.store = MemoryStore(copy_records=copy_records)
         """The whole store, as the harness reads it; the services reach it as the running function does."""
-        self._views = {spec.name: View.of(self.store, Grants.of(spec)) for spec in wiring.FUNCTIONS}
+        self.refusals: list[AccessDenied] = []
+        """Every call refused as AWS would refuse it (a permission or an environment variable the wiring lacks),
+        kept as it is refused, whatever the function then does with the error."""
+        self._views = {spec.name: View.of(self.store, Grants.of(spec, self.refusals)) for spec in wiring.FUNCTIONS}
         self._open = View.of(self.store, None)
         self._store_as = StoreAs(self.store)
         self._function: str | None = None
         self.grants: Grants | None = None
         """What the running invocation's function may reach (None: the harness, outside any invocation)."""
-        self.refusals: list[AccessDenied] = []
-        """Every call refused as AWS would refuse it: a permission or an environment variable the wiring lacks."""
         if faults.crash:
             self.store.commit_hook = self._on_commit  # only a plan that kills invocations needs to see commits
         self.watchers: list[Callable[[Record], None]] = []
@@ -323,9 +324,6 @@ class Cloud:
         previous = self._become(function)
         try:
             return call()
-        except AccessDenied as refusal:
-            self.refusals.append(refusal)
-            raise
         finally:
             self._become(previous)
 
@@ -335,8 +333,7 @@ class Cloud:
         previous = self._become(function)
         try:
             return self._invoke(function, call)
-        except AccessDenied as refusal:
-            self.refusals.append(refusal)
+        except AccessDenied:  # kept in ``refusals`` as it was raised
             return False, None
         finally:
             self._become(previous)
@@ -372,8 +369,7 @@ class Cloud:
         previous = self._become(function)
         try:
             return self._invoke_api(function, call)
-        except AccessDenied as refusal:
-            self.refusals.append(refusal)
+        except AccessDenied:  # kept in ``refusals`` as it was raised
             return False, None
         finally:
             self._become(previous)

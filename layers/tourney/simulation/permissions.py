@@ -16,7 +16,7 @@ so a read costs nothing more than it did.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from infra import wiring
@@ -105,9 +105,12 @@ class Grants:
     pushes: bool
     schedules: bool
     cancels: bool
+    refusals: list[AccessDenied] | None = field(default=None, compare=False, repr=False)
+    """Where each refusal is kept as it is raised: a service that catches every error (the watchdog's check of
+    one tournament, say) cannot hide it."""
 
     @classmethod
-    def of(cls, spec: wiring.FunctionSpec) -> Grants:
+    def of(cls, spec: wiring.FunctionSpec, refusals: list[AccessDenied] | None = None) -> Grants:
         tables = spec.tables
         return cls(
             function=spec.name,
@@ -119,10 +122,14 @@ class Grants:
             pushes=spec.pushes,
             schedules=spec.schedules_starts,
             cancels=spec.schedules_starts or spec.cancels_starts,
+            refusals=refusals,
         )
 
     def refuse(self, code: str, call: str) -> NoReturn:
-        raise AccessDenied(self.function, code, call)
+        refusal = AccessDenied(self.function, code, call)
+        if self.refusals is not None:
+            self.refusals.append(refusal)
+        raise refusal
 
     def read(self, table: str) -> None:
         if table not in self.reads:
