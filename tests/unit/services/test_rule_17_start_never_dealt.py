@@ -125,3 +125,32 @@ def test_rule_17_6_a_restart_of_a_tournament_whose_start_never_seated_it_is_refu
     assert t.status is TournamentStatus.TERMINATED and t.started_at is None and t.restarted_at is None
     coordinator = services.adapters.store.coordinators.get(tid)
     assert coordinator is not None and coordinator.state.started_at is None
+
+
+def test_rule_17_6_a_first_deal_that_comes_after_the_start_was_given_up_deals_nothing(
+    services: Services, create: Callable[..., str], clock: FrozenClock
+) -> None:
+    # Given a tournament seated by its start, whose first deal kept failing until the start was given up
+    tid = closed_and_never_seated(services, create, clock)
+    assert services.start.seat_batch(tid, 0).tables == ("1",)
+    clock.advance(24 * 3_600)
+    assert services.recovery.sweep().refunded == (tid,)
+    # When the first deal finally runs
+    dealt = services.start.deal_first_hands(tid, ["1"])
+    # Then it deals nothing: everyone keeps the refund
+    assert dealt.tables == () and services.adapters.store.tables.get(tid, "1").table.hand_number == 0
+    assert balances(services) == [BALANCE] * 6
+
+
+def test_rule_17_6_a_start_that_dealt_before_the_sweep_is_not_given_up(
+    services: Services, create: Callable[..., str], clock: FrozenClock
+) -> None:
+    # Given a tournament whose start, an hour and more late, dealt at last
+    tid = closed_and_never_seated(services, create, clock)
+    clock.advance(2 * 3_600)
+    services.start.seat_batch(tid, 0)
+    assert services.start.deal_first_hands(tid, ["1"]).tables == ("1",)
+    # When the sweeper runs
+    # Then it refunds nobody: the tournament has started
+    assert services.recovery.sweep().refunded == ()
+    assert services.adapters.store.tournaments.get(tid).status is TournamentStatus.RUNNING
