@@ -65,3 +65,14 @@ def test_rule_10_the_payout_rule_is_the_one_the_prizes_are_paid_by() -> None:
     # And the rule itself refuses a worse place paid more
     with pytest.raises(ValueError, match="never pay a worse place more"):
         fixed_payout((10, 90))
+
+
+def test_rule_10_a_stored_structure_paying_more_places_than_its_field_still_loads() -> None:
+    # Given a Sit&Go of two stored when its default 50/30/20 was kept (a field smaller than the places)
+    raw = {**TournamentConfig.for_format("sng", buy_in=500, entry_fee=50, seats_per_table=2).to_dict()}
+    raw["payout_percent"] = [50, 30, 20]
+    # When it is read back, Then it loads: its two players are paid by the table by entrants
+    assert TournamentConfig.from_dict(raw).payout_percent == (50, 30, 20)
+    # But a stored table that breaks the payout rule is refused on reading too
+    with pytest.raises(InvalidConfiguration, match="never pay a worse place more"):
+        TournamentConfig.from_dict({**raw, "payout_percent": [20, 30, 50]})

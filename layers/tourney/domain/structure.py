@@ -253,7 +253,7 @@ class TournamentConfig:
                 raise InvalidConfiguration(f"levels must be numbered 1, 2, ...: found {level.number} at {expected}")
 
     def _check_payout(self) -> None:
-        """A fixed payout obeys the payout rule (``prizes.Payout``) and pays no more places than the field holds."""
+        """A fixed payout obeys the payout rule (``prizes.Payout``), wherever the structure is made or read."""
         percent = self.payout_percent
         if not percent:
             return
@@ -263,10 +263,17 @@ class TournamentConfig:
             fixed_payout(percent)
         except ValueError as broken:
             raise InvalidConfiguration(f"payout {list(percent)}: {broken}") from None
-        if len(percent) > self.max_players:
+
+    def _check_places_paid(self) -> None:
+        """A new structure pays no more fixed places than its field can hold (checked by ``for_format``).
+
+        Not on every read: a stored structure of a Sit&Go of two, made when its default 50/30/20 was kept, must
+        still load (a field smaller than the places is paid by the table by entrants, ``prizes.payout_for``).
+        """
+        if len(self.payout_percent) > self.max_players:
             raise InvalidConfiguration(
-                f"payout {list(percent)} pays {len(percent)} places, more than the {self.max_players} players "
-                "the tournament can hold"
+                f"payout {list(self.payout_percent)} pays {len(self.payout_percent)} places, more than the "
+                f"{self.max_players} players the tournament can hold"
             )
 
     def _check_rebuys(self) -> None:
@@ -311,7 +318,9 @@ class TournamentConfig:
             and defaults["max_players"] < len(SIT_AND_GO_PAYOUT_PERCENT)
         ):
             defaults["payout_percent"] = ()  # heads-up: the table by entrants (2-4 entrants: winner takes all)
-        return cls(format=fmt, buy_in=buy_in, entry_fee=entry_fee, **defaults)
+        config = cls(format=fmt, buy_in=buy_in, entry_fee=entry_fee, **defaults)
+        config._check_places_paid()
+        return config
 
     @property
     def entry_cost(self) -> int:
