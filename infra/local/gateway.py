@@ -5,6 +5,7 @@
   connection answers 410 ``GoneException`` (what boto3's
   ``apigatewaymanagementapi`` client raises);
 - a WebSocket upgrade (any path): the WebSocket API;
+- a URL over ``MAX_URL_BYTES``: 414 ``{"error": "uri_too_long", "message"}``;
 - anything else: the HTTP API (and, when no route claims it,
   ``/.well-known/jwks.json`` with the runtime's public keys, and the web
   client at ``/app/`` with its local sign-in, ``infra/local/web_client.py``).
@@ -58,6 +59,9 @@ log = logging.getLogger("infra.local")
 
 _CONNECTIONS_PATH = re.compile(r"^(?:/(?P<stage>[^/@]+))?/@connections/(?P<id>[^/]+)/?$")
 _MAX_PAYLOAD = 128 * 1024
+MAX_URL_BYTES = 8 * 1024
+"""The longest request URL (path and query, as sent) served; a longer one is a 414 before any route runs."""
+_MAX_LINE = 64 * 1024  # what the server reads of a request line, so that a long URL gets the 414 above
 
 
 def bind_socket(port: int = 0) -> socket.socket:
@@ -130,7 +134,9 @@ class Gateway:
         try:
             app = web.Application(client_max_size=10 * 1024 * 1024)
             app.router.add_route("*", r"/{tail:[\s\S]*}", self._handle)  # any path, control characters too
-            self._runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=5.0)
+            self._runner = web.AppRunner(
+                app, access_log=None, handle_signals=False, shutdown_timeout=5.0, max_line_size=_MAX_LINE
+            )
             loop.run_until_complete(self._runner.setup())
             loop.run_until_complete(web.SockSite(self._runner, self.sock).start())
         except BaseException as error:
@@ -163,6 +169,11 @@ class Gateway:
 
     async def _handle(self, request: web.Request) -> web.StreamResponse:
         started = time.monotonic()
+        if len(request.rel_url.raw_path_qs) > MAX_URL_BYTES:
+            _log_request(request.method, request.rel_url.raw_path[:80] + "...", 414, started)
+            return web.json_response(
+                {"error": "uri_too_long", "message": f"a URL is at most {MAX_URL_BYTES} bytes"}, status=414
+            )
         management = _CONNECTIONS_PATH.match(request.path)
         if management:
             response = await self._management(request, management.group("id"))

@@ -71,6 +71,17 @@ def test_a_path_under_app_too_long_for_a_file_is_a_client_error(stack: LocalRunt
     assert raw(stack, "GET", "/app/")[0] == 200
 
 
+@pytest.mark.parametrize("path", ["/app/" + "a" * 20_000, "/tournaments/" + "a" * 9_000, "/" + "%41" * 4_000])
+def test_a_url_longer_than_the_gateway_takes_is_414_with_the_error_body(stack: LocalRuntime, path: str) -> None:
+    # When a client sends a URL longer than 8 KiB
+    status, headers, body = raw(stack, "GET", path)
+    # Then it is refused as too long, with the contract's error body, before any route or file is looked up
+    assert status == 414, body[:200]
+    assert headers["content-type"].startswith("application/json")
+    assert json.loads(body)["error"] == "uri_too_long"
+    assert set(json.loads(body)) == {"error", "message"}
+
+
 # ---------------------------------------------------------------------- a WebSocket message nested deep
 
 
