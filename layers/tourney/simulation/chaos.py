@@ -431,7 +431,17 @@ class ChaosSimulation(Simulation):
         if answer[0] == "ok":
             self.found.append(f"bad_configuration_accepted: {kind} {json.dumps(body, sort_keys=True)} answered 201")
 
+    def read_pages(self) -> None:
+        """The lobby, the tournament's page and its standings, as a player's app reads them: never a 500."""
+        lobby = self.services.lobby
+        self._request("the lobby", lobby.list_tournaments, function="api", what="pages")
+        for tid in (self.tournament_id, f"{self.tournament_id}-bad"):
+            self._request(f"{tid}'s page", functools.partial(lobby.tournament, tid), function="api", what="pages")
+            self._request(f"{tid}'s standings", functools.partial(lobby.standings, tid), function="api", what="pages")
+
     def run_plan(self) -> None:
+        for minutes in (-60, 2, 30):
+            self.cloud.at(EPOCH + timedelta(minutes=minutes), self.read_pages, "player")
         for act in self.plan.acts:
             if not act.after_start and act.target != "last":
                 self.cloud.at(
@@ -574,7 +584,9 @@ class ChaosSimulation(Simulation):
 
     # -- the operators' acts -----------------------------------------------------------------
 
-    def _request(self, name: str, call: Callable[[], Any], attempts: int = 1, function: str = "admin") -> Answer:
+    def _request(
+        self, name: str, call: Callable[[], Any], attempts: int = 1, function: str = "admin", what: str = "operator_act"
+    ) -> Answer:
         """An operator's HTTP request through the API function, sent again after a 5xx up to ``attempts`` times."""
 
         def answered() -> Answer:
@@ -751,6 +763,7 @@ def run_one(plan: RunPlan) -> tuple[dict[str, Any], list[dict[str, str]]]:
     try:
         sim.run_plan()
         sim.acts_after_the_end()
+        sim.read_pages()
     except Exception as error:  # a defect: report it with the run's seed, go on with the next run
         found.append(_raised(error))
     found += violations(sim)
@@ -803,6 +816,7 @@ def violations(sim: Simulation) -> list[str]:
     net: Counter[str] = Counter()
     paid_in: Counter[str] = Counter()
     refunded: Counter[str] = Counter()
+    compensated: Counter[str] = Counter()
     entrants = {e.player_id: e for e in store.entrants.list(tid)}
     for entry in money.entries(tournament_id=tid):
         for leg in entry.legs:
@@ -821,6 +835,7 @@ def violations(sim: Simulation) -> list[str]:
                     found.append(f"no prize taken back: {entry.key} debits {player}")
             elif entry.kind is EntryKind.COMPENSATION:
                 compensations[player] += 1
+                compensated[player] += leg.amount
                 if leg.amount < 0:
                     found.append(f"no prize taken back: compensation {entry.key} debits {player}")
             elif entry.kind is EntryKind.REFUND:
@@ -836,13 +851,18 @@ def violations(sim: Simulation) -> list[str]:
             )
     for player, amount in paid_in.items():
         if player in entrants:
-            if entrants[player].contribution.total_paid != amount - refunded[player]:
+            # An entry records what was paid; one refunded in full after the start (rule 17.6) may keep it
+            if entrants[player].contribution.total_paid not in (amount - refunded[player], amount):
                 found.append(
                     f"charged without an entry: {player} paid {amount - refunded[player]}, "
                     f"entry records {entrants[player].contribution.total_paid}"
                 )
-        elif refunded[player] != amount:
-            found.append(f"charged without an entry or a refund: {player} paid {amount}, refunded {refunded[player]}")
+        elif refunded[player] + compensated[player] != amount:
+            # Seated by no step (a start that never seated them), a rollback pays them back as compensation
+            found.append(
+                f"charged without an entry or a refund: {player} paid {amount}, refunded {refunded[player]}, "
+                f"compensated {compensated[player]}"
+            )
     for e in entrants.values():
         if e.disqualified_at is not None and e.placing is not None and e.placing.prize:
             found.append(f"disqualified_paid: {e.player_id} placed {e.placing.place} for {e.placing.prize}")
