@@ -169,13 +169,13 @@ class LastPlayerInPlay(Conflict):
 
 IGNORED_BY_TRIGGERS: tuple[type[TourneyError], ...] = (
     StaleAction,  # the decision was taken or timed out already
-    Conflict,  # already started, already coordinated, no hand in progress, ...
-    NotFound,  # the tournament or table is gone (cancelled, closed)
-    IllegalAction,
-    NotYourTurn,
-    NotYourSeat,
+    AlreadyStarted,  # a start already made
 )
 """Refusals that mean 'stale or duplicate' to a queue, schedule or workflow trigger: logged and ignored.
 
-Every other error makes the trigger retry (``entrypoints/triggers.py``; the simulated cloud does the same).
+Only these: the services answer a duplicate or stale message themselves (a hand end already
+coordinated, a time-out for a decision taken, a start for a tournament no longer registering), so
+any other refusal is something that cannot be settled (a hand end that leaves nobody with chips,
+say). Every other error makes the trigger retry, then dead-letter with its alarm
+(``entrypoints/triggers.py``; the simulated cloud does the same).
 """

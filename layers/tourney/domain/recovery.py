@@ -19,7 +19,11 @@ the prize of the place they are all sure to reach (the ``n``-th place when ``n``
 remain; zero outside the money), and the rest is shared in proportion to chips.
 Wherever chips share money, amounts are rounded down and the cents left over
 go one each to the largest stacks (equal stacks: in the order given). Prizes
-already paid are kept (rule 17.5). A crash before the start (rule 17.6) is a
+already paid are kept (rule 17.5). A disqualified player (rule 19) is paid
+nothing by any outcome: no refund in a rollback, no share, and their chips,
+were they still seated, count for nobody (``Termination.disqualified``); what
+they paid stays with the pool (shared by the others) or the house. A crash
+before the start (rule 17.6) is a
 cancellation: :meth:`tourney.domain.registration.RegistrationBook.cancel`.
 
 :func:`compensate` decides and computes; :func:`plan_compensation` turns the
@@ -125,7 +129,9 @@ class Termination:
     ``contributions`` lists every entrant; ``remaining`` the players still
     holding chips, in the order that settles equal stacks for leftover cents;
     ``prizes_paid`` the prizes already credited; ``payout`` the tournament's
-    payout (default: the table for the number of entrants).
+    payout (default: the table for the number of entrants); ``disqualified``
+    the entrants disqualified (rule 19), who are paid nothing and are not
+    among the players remaining, whatever chips they were left with.
     """
 
     format: TournamentFormat
@@ -138,8 +144,12 @@ class Termination:
     prizes_paid: int
     remaining: tuple[Stack, ...]
     payout: Payout | None = None
+    disqualified: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
+        if self.disqualified:
+            kept = tuple(s for s in self.remaining if s.player_id not in self.disqualified)
+            object.__setattr__(self, "remaining", kept)
         entrants = [c.player_id for c in self.contributions]
         if len(set(entrants)) != len(entrants):
             raise ValueError("an entrant is listed once")
@@ -211,7 +221,8 @@ def compensate(facts: Termination) -> Compensation:
     """The outcome of rule 17.3 and every player's amount, adding up exactly."""
     outcome = compensation_outcome(facts)
     if outcome is CompensationOutcome.ROLLBACK:
-        return Compensation(outcome, tuple(Payment(c.player_id, c.fees, c.pool) for c in facts.contributions))
+        refunded = (c for c in facts.contributions if c.player_id not in facts.disqualified)
+        return Compensation(outcome, tuple(Payment(c.player_id, c.fees, c.pool) for c in refunded))
     if outcome is CompensationOutcome.PAYOUT:
         return Compensation(outcome, _payout(facts))
     return Compensation(outcome, _refund_share(facts))

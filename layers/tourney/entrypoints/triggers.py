@@ -1,12 +1,15 @@
 """Handlers of queues, schedules and workflow steps: what is ignored and what is retried (STYLE.md, 'Errors').
 
-Outside HTTP there is nobody to answer a 4xx to. A message the domain refuses
-because it is stale or a duplicate (a time-out for a decision already taken,
-a hand end already coordinated, a start already made) is logged and
-ignored: :func:`settle` returns None. A lost race (``StaleVersion`` that is
-not a stale action) and every infrastructure error are raised again, so that
-the trigger retries (SQS redelivers, then its dead-letter queue; Step
-Functions retries the task).
+Outside HTTP there is nobody to answer a 4xx to. The services answer a stale
+or duplicate message themselves, as a no-op (a hand end already coordinated,
+a time-out for a decision already taken, a start for a tournament no longer
+registering); the only refusals :func:`settle` logs and ignores (it returns
+None) are those that say nothing but 'stale or duplicate'
+(``errors.IGNORED_BY_TRIGGERS``: a stale action, a start already made). Every
+other error is raised again, a refusal too (a ``Conflict`` such as a hand end
+that cannot be settled): the trigger fails, SQS redelivers, then moves the
+message to its dead-letter queue, whose alarm calls an operator; Step
+Functions retries the task. Nothing is dropped without a record.
 
 The SQS processors are built on first use: Powertools' batch package loads its
 pydantic event models (about 150 ms), which a handler module does not pay at

@@ -144,7 +144,11 @@ def _open_tables(d: Deps, tid: str) -> list[TableRecord]:
 def plan_from(
     t: TournamentRecord, state: TournamentState, entrants: Sequence[EntrantRecord], tables: Sequence[TableRecord]
 ) -> CompensationPlan:
-    """The plan the facts give: contributions, stacks at the open tables (in table and seat order), the state."""
+    """The plan the facts give: contributions, stacks at the open tables (in table and seat order), the state.
+
+    A disqualified entrant (rule 19) is paid nothing: not refunded, and not among the players remaining even
+    when still seated with chips (a hand's end not settled yet would have taken them out of play).
+    """
     assert t.terminated_at is not None
     contributions = tuple(
         Contribution(e.player_id, e.contribution.house_paid, e.contribution.pool_paid) for e in entrants
@@ -161,6 +165,8 @@ def plan_from(
         prizes_paid=state.prizes_paid,
         remaining=stacks,
         payout=state.payout(),
+        disqualified=frozenset(e.player_id for e in entrants if e.disqualified_at is not None)
+        | frozenset(p for r in tables for p in r.disqualified),
     )
     posted = 0
     if state.prize_pool is not None and state.collected is not None:
