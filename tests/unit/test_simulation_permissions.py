@@ -193,3 +193,17 @@ def test_a_refusal_is_kept_even_when_the_function_catches_it() -> None:
     assert cloud.refused() == [
         "watchdog may not read table hands (no HANDS_TABLE, no dynamodb:GetItem/Query on it): AccessDeniedException"
     ]
+
+
+def test_the_chat_table_is_put_by_the_ws_function_and_read_by_the_admin_function_only() -> None:
+    cloud = Cloud(OPENS)
+    chat = cloud.services.chat
+    # Given the ws function (chat: append) and the admin function (chat: read)
+    # When the ws function marks an operator's connection and the admin function reads a table's chat
+    cloud.run_as("ws", lambda: chat.operator_connected("c1"))
+    assert cloud.run_as("admin", lambda: chat.is_operator("c1"))
+    # Then both may; the admin function may not put into it, and the api function may not even read it
+    with pytest.raises(AccessDenied, match="admin may not write table chat"):
+        cloud.run_as("admin", lambda: chat.operator_connected("c2"))
+    with pytest.raises(AccessDenied, match="api may not read table chat"):
+        cloud.run_as("api", lambda: chat.is_operator("c1"))

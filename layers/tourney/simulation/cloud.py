@@ -37,6 +37,7 @@ from typing import Any, TypeVar
 
 from infra import wiring
 from tourney.adapters.memory import MemoryStore
+from tourney.adapters.memory_chat import MemoryChatLog
 from tourney.domain.errors import IGNORED_BY_TRIGGERS, TourneyError
 from tourney.services.bootstrap import Services, bootstrap
 from tourney.services.messages import (
@@ -49,7 +50,7 @@ from tourney.services.messages import (
 )
 from tourney.services.records import Record
 from tourney.simulation.faults import NO_FAULTS, CrashPoint, FaultPlan
-from tourney.simulation.permissions import AccessDenied, Grants, StoreAs, View
+from tourney.simulation.permissions import AccessDenied, ChatLogAs, Grants, StoreAs, View
 
 T = TypeVar("T")
 
@@ -224,6 +225,7 @@ class Cloud:
             workflows=self.workflows,
             clock=self.clock,
             rng=faults.rng_for("services"),
+            chat_log=ChatLogAs(MemoryChatLog(), lambda: self.grants),
         )
 
     # -- the clock and the events ------------------------------------------------

@@ -15,12 +15,14 @@ so a read costs nothing more than it did.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from infra import wiring
+from tourney.domain import chat as chat_rules
 from tourney.domain.ledger import Entry
+from tourney.services.chat import ChatLine, ChatLog
 from tourney.services.ports import Store, UnitOfWork
 from tourney.services.records import (
     AuditRecord,
@@ -145,6 +147,12 @@ class Grants:
             self.refuse("AccessDeniedException", f"change an item of the append-only table {table}")
         self.read(table)
         self.refuse("AccessDeniedException", f"write table {table} (read only: no dynamodb:PutItem/UpdateItem)")
+
+    def put(self, table: str) -> None:
+        """A ``PutItem`` (read/write, or append: the chat's lines, windows and operators' connections are put)."""
+        if table not in self.writes and table not in self.appends:
+            self.read(table)
+            self.refuse("AccessDeniedException", f"write table {table} (read only: no dynamodb:PutItem)")
 
     def write(self, table: str) -> None:
         if table not in self.writes:
@@ -272,3 +280,45 @@ class StoreAs:
         inner = self._store.unit_of_work()
         grants = self._grants
         return inner if grants is None else UnitOfWorkAs(inner, grants)
+
+
+class ChatLogAs:
+    """The table chat's storage (``ChatLog``) as the running function reaches the chat table: reads and puts."""
+
+    def __init__(self, inner: ChatLog, grants: Callable[[], Grants | None]) -> None:
+        self._inner = inner
+        self._grants = grants
+
+    def _read(self) -> None:
+        grants = self._grants()
+        if grants is not None:
+            grants.read("chat")
+
+    def _put(self) -> None:
+        grants = self._grants()
+        if grants is not None:
+            grants.put("chat")
+
+    def append(self, line: ChatLine) -> None:
+        self._put()
+        self._inner.append(line)
+
+    def lines(self, tournament_id: str, table_id: str) -> Sequence[ChatLine]:
+        self._read()
+        return self._inner.lines(tournament_id, table_id)
+
+    def window(self, player: str) -> chat_rules.RateWindow:
+        self._read()
+        return self._inner.window(player)
+
+    def save_window(self, player: str, window: chat_rules.RateWindow) -> None:
+        self._put()
+        self._inner.save_window(player, window)
+
+    def mark_operator(self, connection: str) -> None:
+        self._put()
+        self._inner.mark_operator(connection)
+
+    def is_operator(self, connection: str) -> bool:
+        self._read()
+        return self._inner.is_operator(connection)
