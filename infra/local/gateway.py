@@ -44,7 +44,7 @@ from infra.local.jwt_keys import SigningKeys
 from infra.local.lambdas import LocalFunction
 from infra.local.sigv4 import signed_with
 from infra.local.throttle import TOO_MANY_REQUESTS
-from infra.local.web_client import Mint, WebClient
+from infra.local.web_client import Mint, WebClient, is_host
 from infra.local.websocket_api import (
     ConnectionInfo,
     WebSocketApi,
@@ -163,6 +163,10 @@ class Gateway:
 
     # ------------------------------------------------------------------ dispatch
 
+    def _host(self, request: web.Request) -> str:
+        """The request's ``Host`` when it is a well-formed ``host[:port]``, else this gateway's own address."""
+        return request.host if is_host(request.host) else f"127.0.0.1:{self.port}"
+
     async def _invoke(self, function: LocalFunction, event: Any) -> Any:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.executor, function.invoke, event)
@@ -244,7 +248,7 @@ class Gateway:
             body=body,
             path_parameters=params,
             authorizer=authorizer,
-            host=request.host,
+            host=self._host(request),
             source_ip=request.remote or "127.0.0.1",
         )
         target = f"-> {route.function.name}"
@@ -267,7 +271,7 @@ class Gateway:
             return web.json_response({"message": "Not Found"}, status=404)
         api = self.websocket_apis[0]
         info = ConnectionInfo(new_connection_id(), request.remote or "127.0.0.1", request.headers.get("User-Agent", ""))
-        host = request.host
+        host = self._host(request)
         connect = api.routes.get("$connect")
         protocols: tuple[str, ...] = ()
         if connect is not None and connect.function is not None:
