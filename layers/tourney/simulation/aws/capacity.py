@@ -39,8 +39,9 @@ PARTITION_WRITE_UNITS_PER_SECOND = 1_000
 PARTITION_READ_UNITS_PER_SECOND = 3_000
 FIFO_BATCH_SIZE = 10
 WEBSOCKET_CONNECTIONS_PER_SECOND = 500
-_KEPT_SECONDS = 4
-"""A key's meter keeps its last few seconds: an invocation's calls may reach a key a little out of clock order."""
+_KEPT_SECONDS = 8
+"""A key's meter keeps its last few seconds: invocations run in the order they start, so their calls (and the
+SDK's retries, up to 7 s of back-off) reach a key a little out of clock order."""
 
 
 def _second(at: float) -> int:
@@ -405,18 +406,26 @@ class ItemLocks:
         """Whether a transaction holds ``item`` at some moment of [start, end)."""
         return any(s < end and start < e for s, e in self._held.get(item, ()))
 
-    def transact(self, items: Iterable[Hashable], start: float, end: float) -> bool:
-        """A transaction of ``items`` running from ``start`` to ``end``: True, and it holds them; False: it touches
-        an item another transaction holds meanwhile, and is cancelled (it holds nothing)."""
-        items = list(items)
+    def conflicts(self, items: Iterable[Hashable], start: float, end: float) -> bool:
+        """Whether a transaction holds one of ``items`` at some moment from ``start`` to ``end``."""
         self.prune(start)
-        if any(self._holder(item, start, end) for item in items):
-            self.cancelled += 1
-            return False
+        return any(self._holder(item, start, end) for item in items)
+
+    def hold(self, items: Iterable[Hashable], start: float, end: float) -> None:
+        """A transaction that went through holds ``items`` from ``start`` to ``end``."""
         for item in items:
             self._held.setdefault(item, []).append((start, end))
             self._order += 1
             heapq.heappush(self._ends, (end, self._order, item))
+
+    def transact(self, items: Iterable[Hashable], start: float, end: float) -> bool:
+        """A transaction of ``items`` running from ``start`` to ``end``: True, and it holds them; False: it touches
+        an item another transaction holds meanwhile, and is cancelled (it holds nothing)."""
+        items = list(items)
+        if self.conflicts(items, start, end):
+            self.cancelled += 1
+            return False
+        self.hold(items, start, end)
         return True
 
     def write(self, item: Hashable, at: float) -> bool:

@@ -157,9 +157,11 @@ class CostMeter:
         units = count * _chunks(size, HTTP_REQUEST_BYTES)
         self._charge(Service.HTTP, count, "requests", units, self.prices.http_request)
 
-    def websocket_message(self, size: int = 0, count: int = 1) -> None:
-        """``count`` WebSocket messages (a post to a connection, or a message from one) of ``size`` bytes each."""
-        self.requests[Request.POST_TO_CONNECTION] += count
+    def websocket_message(self, size: int = 0, count: int = 1, *, posted: bool = True) -> None:
+        """``count`` WebSocket messages of ``size`` bytes each: posts to connections (``posted``) or messages from
+        them."""
+        if posted:
+            self.requests[Request.POST_TO_CONNECTION] += count
         units = count * _chunks(size, WEBSOCKET_MESSAGE_BYTES)
         self._charge(Service.WEBSOCKET, count, "messages", units, self.prices.websocket_message)
 
