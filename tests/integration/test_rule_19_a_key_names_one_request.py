@@ -132,3 +132,19 @@ def test_rule_3_a_registration_key_reused_after_unregistering_is_409_not_registe
     again = call(api, context, "POST", path, player="ann", headers={"Idempotency-Key": "k-2"})
     assert again[0] == 201 and again[1]["status"] == "registered"
     assert memory.accounts.account("ann").balance == 10_000 - 1_100
+
+
+def test_rule_2_a_tournament_id_reused_with_another_structure_is_409_and_the_first_stands(
+    memory: Services, clock: FrozenClock, context: FakeContext
+) -> None:
+    # Given a tournament created under the id chosen by the operator (creation is then idempotent)
+    body = {"name": "Sunday", "format": "freezeout", "buy_in": 1_000, "entry_fee": 100,
+            "start_at": "2030-01-05T18:00:00Z", "tournament_id": "sunday"}  # fmt: skip
+    first = call(admin, context, "POST", "/admin/tournaments", body=body)
+    assert first[0] == 201
+    # When the same id comes again with another buy-in
+    status, answer = call(admin, context, "POST", "/admin/tournaments", body={**body, "buy_in": 2_000})
+    # Then it is 409 idempotency_conflict and the first tournament stands; the same request again replays it
+    assert (status, answer["error"]) == (409, "idempotency_conflict"), answer
+    assert memory.adapters.store.tournaments.get("sunday").config.buy_in == 1_000
+    assert call(admin, context, "POST", "/admin/tournaments", body=body) == first

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tourney.domain.errors import AlreadyStarted, Conflict, InvalidConfiguration, StaleVersion
+from tourney.domain.errors import AlreadyStarted, Conflict, IdempotencyConflict, InvalidConfiguration, StaleVersion
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.structure import AddOn, RebuyPeriod, TournamentConfig, TournamentFormat
 from tourney.services.audit import append, audit_record
@@ -111,7 +111,7 @@ class AdminService:
         except StaleVersion:
             existing = self._d.store.tournaments.get(tid)
             if (existing.name, existing.config, existing.start_at) != (record.name, record.config, record.start_at):
-                raise Conflict(f"tournament {tid} exists with another configuration") from None
+                raise IdempotencyConflict(f"tournament {tid} exists with another configuration") from None
             record = existing
         if record.start_at is not None:
             self._d.start_scheduler.schedule(tid, record.start_at)
