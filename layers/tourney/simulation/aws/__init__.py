@@ -88,6 +88,26 @@ answers say on its virtual clock. The parts:
     architecture, queue batch size and maximum concurrency, and each API stage's throttle, read from the
     synthesized template (``cdk.out/``, through ``infra/local/template.py``).
 
+``records``
+    A service record as the DynamoDB adapter stores it: table, partition key, sort key, and the size of the item
+    ``adapters/dynamo/mapping.py`` would write (PynamoDB serializes offline).
+
+``model``
+    :class:`~tourney.simulation.aws.model.AwsModel`, everything above as one object the simulated cloud calls:
+    ``invocation(function, at)`` admits an invocation at its reservation (or throttles it; ``next_free`` says
+    when to try again), the :class:`~tourney.simulation.aws.model.Invocation` takes its calls in order (``get``,
+    ``batch_get``, ``query``, ``write``, ``transact``, ``send``, ``post``, ``start_execution``), each at the moment
+    its stopwatch reached, metered, retried as the SDK and the adapter retry, priced, and refused with
+    ``Throttled``, ``TransactionConflict`` or ``ItemTooLarge``; ``finish(run)`` frees the slot at its end and bills
+    it; ``connect`` and ``through_stage`` apply the connection quota and the stages' throttles.
+
+``store``
+    :class:`~tourney.simulation.aws.store.MeteredStore`, the ``Store`` port over another store, charging the
+    running invocation what ``adapters/dynamo/store.py`` requests for each call: a GetItem per record read, a Query
+    per bucket of a listing, a BatchGetItem of the counter shards, a commit as one TransactWriteItems (a single
+    save alone as a PutItem), the ledger's items on the adapter's partitions. A registration through it reads
+    55 units, as counted on moto.
+
 Not modeled (yet): an on-demand table's starting capacity (4,000 write and 12,000 read units at once, doubling of
 the previous peak within 30 minutes), the account's table quota (40,000 units a second each way), Lambda's
 scaling rate (1,000 environments every 10 seconds per function), the account concurrency shared by unreserved

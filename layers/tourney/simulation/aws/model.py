@@ -156,10 +156,13 @@ class Invocation:
         return self.start + self.watch.elapsed
 
     def _single(self, request: Request, partition: str, *, write: float = 0.0, read: float = 0.0) -> None:
+        self._many(request, [(partition, write, read)])
+
+    def _many(self, request: Request, charges: list[tuple[str, float, float]]) -> None:
         model = self.model
         outcome = with_retries(
             model.meters,
-            [(partition, write, read)],
+            charges,
             self.now,
             latency=model.latencies.of(request),
             rng=model.rng,
@@ -169,12 +172,20 @@ class Invocation:
         self.watch.calls[request] += outcome.attempts
         model.throttled_requests += outcome.throttled
         if outcome.admitted_at is None:
-            raise Throttled(f"{request.operation} on {partition}: throttled {outcome.attempts} times")
-        model.cost.dynamodb(request, read_units=read, write_units=write)
+            partitions = ", ".join(sorted({p for p, _, _ in charges}))
+            raise Throttled(f"{request.operation} on {partitions}: throttled {outcome.attempts} times")
+        read = sum(r for _, _, r in charges)
+        model.cost.dynamodb(request, read_units=read, write_units=sum(w for _, w, _ in charges))
 
     def get(self, item: StoredItem, consistency: Consistency = Consistency.STRONG) -> None:
         """A GetItem of ``item`` (its size 0 when it is not there)."""
         self._single(Request.GET_ITEM, item.partition, read=read_units(item.size, consistency))
+
+    def batch_get(self, items: Sequence[StoredItem], consistency: Consistency = Consistency.STRONG) -> None:
+        """A BatchGetItem of ``items`` (up to 100 a call), each rounded to 4 KB on its own, on its own partition."""
+        for first in range(0, len(items), 100):
+            charges = [(i.partition, 0.0, read_units(i.size, consistency)) for i in items[first : first + 100]]
+            self._many(Request.BATCH_GET_ITEM, charges)
 
     def query(self, partition: str, sizes: Sequence[int], consistency: Consistency = Consistency.STRONG) -> None:
         """A Query of ``partition`` (``table/pk``) returning items of ``sizes``: a call per 1 MB page."""

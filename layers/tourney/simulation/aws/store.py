@@ -1,0 +1,364 @@
+"""The ``Store`` port over another store, charging the running invocation what the DynamoDB adapter would request.
+
+:class:`MeteredStore` wraps the store the services are given (in the simulated cloud, the ``StoreAs`` view of the
+memory store) and, for each call, makes on the running :class:`~tourney.simulation.aws.model.Invocation` the
+requests ``adapters/dynamo/store.py`` makes for it: a strongly consistent GetItem per record read, a Query per
+bucket of a listing (16 for registrations and entrants, 32 for tables, one per status for the lobby), a
+BatchGetItem of the counter shards after a GetItem of the tournament, and a commit as one TransactWriteItems of
+its saves, checks, shard bumps and ledger items (a single save alone as a PutItem, as the adapter sends it).
+
+Items are sized as the adapter writes them (``records.py``, cached by :class:`ItemSizes`); the ledger's items are
+placed on the partitions the adapter uses (an entry's key, each player's account, the balance shards of pools,
+house and external accounts, picked by the entry's player) with sizes estimated (:data:`LEDGER_ITEM_BYTES`); a
+debit of a split account is charged to its home shard only (the adapter may take it from several).
+
+With no invocation running (``current()`` is None: the harness setting a run up), nothing is charged. Whatever the
+wrapped store has beyond the port (``money``, ``stored_table``...) passes through uncharged.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from tourney.adapters.dynamo.ledger import HISTORY_KINDS, LedgerShards
+from tourney.adapters.dynamo.models import ledger as lm
+from tourney.adapters.dynamo.models import tables as tm
+from tourney.adapters.dynamo.models import tournaments as tn
+from tourney.domain.errors import NotFound
+from tourney.domain.ledger import Account, AccountKind, Entry
+from tourney.domain.registration import TournamentStatus
+from tourney.services.records import CounterShard, Record
+from tourney.simulation.aws.items import Consistency
+from tourney.simulation.aws.model import Invocation
+from tourney.simulation.aws.records import StoredItem, stored_item
+from tourney.simulation.aws.requests import Request
+
+Current = Callable[[], Invocation | None]
+
+LEDGER_ITEM_BYTES = {"entry": 320, "leg": 300, "balance": 110}
+"""Estimated sizes of the ledger's items (an entry with its legs as JSON, a player's leg, a balance)."""
+
+
+def _table(model: Any) -> str:
+    return str(model.Meta.table_name)
+
+
+class ItemSizes:
+    """Records sized as stored, each key re-sized once every ``refresh`` versions (sizing costs ~0.3 ms)."""
+
+    def __init__(self, refresh: int = 16) -> None:
+        self.refresh = refresh
+        self._known: dict[tuple[str, str, str], tuple[int, int]] = {}
+
+    def of(self, record: Record) -> StoredItem:
+        from tourney.adapters.dynamo.mapping import mapper_of
+
+        key = mapper_of(record).key(record)
+        where = (_table(key.model), key.pk, key.sk)
+        known = self._known.get(where)
+        if known is not None and record.version - known[0] < self.refresh:
+            return StoredItem(*where, size=known[1])
+        item = stored_item(record)
+        self._known[where] = (record.version, item.size)
+        return item
+
+
+class MeteredStore:
+    """The store port, each call also made on the running invocation as DynamoDB requests."""
+
+    def __init__(self, inner: Any, current: Current, sizes: ItemSizes | None = None) -> None:
+        self._inner = inner
+        self._current = current
+        self.sizes = sizes or ItemSizes()
+        self.tournaments = _Tournaments(inner.tournaments, self)
+        self.registrations = _Registrations(inner.registrations, self)
+        self.tables = _Tables(inner.tables, self)
+        self.coordinators = _ByGet(inner.coordinators, self)
+        self.entrants = _Entrants(inner.entrants, self)
+        self.hands = _ByGet(inner.hands, self)
+        self.ledger = _Ledger(inner.ledger, self)
+        self.audit = _Audit(inner.audit, self)
+        self.mutes = _ByGet(inner.mutes, self)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    def unit_of_work(self) -> _UnitOfWork:
+        return _UnitOfWork(self._inner.unit_of_work(), self)
+
+    # -- charging ----------------------------------------------------------------------------------------------
+
+    def run(self) -> Invocation | None:
+        return self._current()
+
+    def charge_get(self, found: Record | None, missing: StoredItem) -> None:
+        run = self._current()
+        if run is not None:
+            run.get(self.sizes.of(found) if found is not None else missing)
+
+    def charge_query(
+        self, partition: StoredItem, records: Iterable[Record], consistency: Consistency = Consistency.STRONG
+    ) -> None:
+        run = self._current()
+        if run is not None:
+            run.query(partition.partition, [self.sizes.of(r).size for r in records], consistency)
+
+    def charge_queries(
+        self,
+        table: str,
+        partitions: Sequence[str],
+        records: Iterable[Any],
+        where: Callable[[Any], str],
+        consistency: Consistency = Consistency.STRONG,
+    ) -> None:
+        """One Query per partition key of ``partitions``; each returns the records ``where`` places in it."""
+        run = self._current()
+        if run is None:
+            return
+        sizes: dict[str, list[int]] = {pk: [] for pk in partitions}
+        for record in records:
+            sizes.setdefault(where(record), []).append(self.sizes.of(record).size)
+        for pk in partitions:
+            run.query(f"{table}/{pk}", sizes[pk], consistency)
+
+
+class _Repo:
+    def __init__(self, inner: Any, store: MeteredStore) -> None:
+        self._inner = inner
+        self._store = store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+
+def _missing(model: Any, pk: str, sk: str) -> StoredItem:
+    return StoredItem(_table(model), pk, sk)
+
+
+class _Tournaments(_Repo):
+    def get(self, tournament_id: str) -> Any:
+        missing = _missing(tn.TournamentItem, tn.tournament_pk(tournament_id), tn.TOURNAMENT_SK)
+        try:
+            found = self._inner.get(tournament_id)
+        except NotFound:
+            self._store.charge_get(None, missing)
+            raise
+        self._store.charge_get(found, missing)
+        return found
+
+    def list(self) -> Any:
+        found = self._inner.list()
+        table = _table(tn.TournamentItem)
+        statuses = [status.value for status in TournamentStatus]
+        self._store.charge_queries(
+            table,
+            [tn.lobby_pk(s) for s in statuses],
+            found,
+            lambda t: tn.lobby_pk(str(t.status)),
+            Consistency.EVENTUAL,
+        )
+        return found
+
+
+class _Registrations(_Repo):
+    def get(self, tournament_id: str, player_id: str) -> Any:
+        found = self._inner.get(tournament_id, player_id)
+        pk = tn.registration_pk(tournament_id, tn.bucket(player_id))
+        self._store.charge_get(found, _missing(tn.RegistrationItem, pk, tn.player_sk(player_id)))
+        return found
+
+    def list(self, tournament_id: str, state: Any = None) -> Any:
+        found = self._inner.list(tournament_id, state)
+        self._store.charge_queries(
+            _table(tn.RegistrationItem),
+            [tn.registration_pk(tournament_id, n) for n in range(tn.BUCKETS)],
+            found,
+            lambda r: tn.registration_pk(tournament_id, tn.bucket(r.player_id)),
+        )
+        return found
+
+    def shards(self, tournament_id: str) -> Any:
+        found: Sequence[CounterShard] = self._inner.shards(tournament_id)
+        store = self._store
+        run = store.run()
+        if run is None:
+            return found
+        tournament = _missing(tn.TournamentItem, tn.tournament_pk(tournament_id), tn.TOURNAMENT_SK)
+        try:
+            store.charge_get(self._store._inner.tournaments.get(tournament_id), tournament)
+        except NotFound:
+            store.charge_get(None, tournament)
+        run.batch_get([store.sizes.of(shard) for shard in found])
+        return found
+
+    def waiting_list(self, tournament_id: str) -> Any:
+        found = self._inner.waiting_list(tournament_id)
+        pk = tn.tournament_pk(tournament_id)
+        self._store.charge_get(found if found.version else None, _missing(tn.WaitingListItem, pk, tn.WAITING_LIST_SK))
+        return found
+
+    def plan(self, tournament_id: str, batch: int) -> Any:
+        missing = _missing(tn.SeatingPlanItem, tn.tournament_pk(tournament_id), tn.seating_sk(batch))
+        try:
+            found = self._inner.plan(tournament_id, batch)
+        except NotFound:
+            self._store.charge_get(None, missing)
+            raise
+        self._store.charge_get(found, missing)
+        return found
+
+
+class _Tables(_Repo):
+    def get(self, tournament_id: str, table_id: str) -> Any:
+        missing = _missing(tm.TableItem, tm.table_pk(tournament_id, table_id), tm.table_sk(table_id))
+        try:
+            found = self._inner.get(tournament_id, table_id)
+        except NotFound:
+            self._store.charge_get(None, missing)
+            raise
+        self._store.charge_get(found, missing)
+        return found
+
+    def list(self, tournament_id: str) -> Any:
+        found = self._inner.list(tournament_id)
+        self._store.charge_queries(
+            _table(tm.TableItem),
+            [tm.tables_pk(tournament_id, n) for n in range(tm.TABLE_BUCKETS)],
+            found,
+            lambda t: tm.table_pk(tournament_id, t.table_id),
+        )
+        return found
+
+
+class _Entrants(_Repo):
+    def get(self, tournament_id: str, player_id: str) -> Any:
+        found = self._inner.get(tournament_id, player_id)
+        pk = tn.entrant_pk(tournament_id, tn.bucket(player_id))
+        self._store.charge_get(found, _missing(tn.EntrantItem, pk, tn.player_sk(player_id)))
+        return found
+
+    def list(self, tournament_id: str) -> Any:
+        found = self._inner.list(tournament_id)
+        self._store.charge_queries(
+            _table(tn.EntrantItem),
+            [tn.entrant_pk(tournament_id, n) for n in range(tn.BUCKETS)],
+            found,
+            lambda r: tn.entrant_pk(tournament_id, tn.bucket(r.player_id)),
+        )
+        return found
+
+
+class _ByGet(_Repo):
+    """A repository read only by key (coordinators, hands, mutes): one GetItem per call, keyed by its arguments."""
+
+    def get(self, *args: Any) -> Any:
+        missing = StoredItem(type(self._inner).__name__, "#".join(map(str, args)), "")
+        try:
+            found = self._inner.get(*args)
+        except NotFound:
+            self._store.charge_get(None, missing)
+            raise
+        self._store.charge_get(found, missing)
+        return found
+
+
+class _Audit(_Repo):
+    def get(self, *args: Any) -> Any:
+        found = self._inner.get(*args)
+        self._store.charge_get(found, StoredItem("audit", "#".join(map(str, args)), ""))
+        return found
+
+    def for_tournament(self, tournament_id: str) -> Any:
+        found = self._inner.for_tournament(tournament_id)
+        self._store.charge_query(StoredItem("audit", f"tournament#{tournament_id}", ""), found)
+        return found
+
+
+class _Ledger(_Repo):
+    def balance(self, account: Account) -> Any:
+        found = self._inner.balance(account)
+        run = self._store.run()
+        if run is not None:
+            size = LEDGER_ITEM_BYTES["balance"]
+            run.get(StoredItem(_table(lm.BalanceItem), lm.account_pk(str(account)), lm.BALANCE_SK, size))
+        return found
+
+    def entries(self, account: Account, *args: Any, **kwargs: Any) -> Any:
+        found = self._inner.entries(account, *args, **kwargs)
+        run = self._store.run()
+        if run is not None:
+            sizes = [LEDGER_ITEM_BYTES["leg"]] * len(found)
+            run.query(f"{_table(lm.LegItem)}/{lm.account_pk(str(account))}", sizes)
+        return found
+
+
+def ledger_items(entries: Iterable[Entry], shards: LedgerShards | None = None) -> list[StoredItem]:
+    """The items a posting of ``entries`` writes, on the adapter's partitions: each entry's item, a leg item per
+    player leg, and each touched balance (shard) once."""
+    shards = shards or LedgerShards()
+    table = _table(lm.EntryItem)
+    items: list[StoredItem] = []
+    balances: dict[str, None] = {}
+    for entry in entries:
+        anchor = next((leg.account.owner for leg in entry.legs if leg.account.kind is AccountKind.PLAYER), entry.key)
+        items.append(StoredItem(table, lm.entry_pk(entry.key), lm.ENTRY_SK, LEDGER_ITEM_BYTES["entry"]))
+        for leg in entry.legs:
+            count = shards.of(leg.account)
+            home = None if count == 1 else zlib.crc32(anchor.encode()) % count
+            pk = lm.account_pk(str(leg.account), home)
+            balances[pk] = None
+            if leg.account.kind in HISTORY_KINDS:
+                sk = lm.leg_sk(entry.at.isoformat(), entry.key)
+                items.append(StoredItem(table, pk, sk, LEDGER_ITEM_BYTES["leg"]))
+    items.extend(StoredItem(table, pk, lm.BALANCE_SK, LEDGER_ITEM_BYTES["balance"]) for pk in balances)
+    return items
+
+
+class _UnitOfWork:
+    """Collects the writes, charges them as the adapter sends them, then commits the wrapped unit of work."""
+
+    def __init__(self, inner: Any, store: MeteredStore) -> None:
+        self._inner = inner
+        self._store = store
+        self._saves: list[Record] = []
+        self._checks: list[Record] = []
+        self._bumps: list[CounterShard] = []
+        self._entries: list[Entry] = []
+
+    def save(self, record: Record) -> None:
+        self._saves.append(record)
+        self._inner.save(record)
+
+    def check(self, record: Record) -> None:
+        self._checks.append(record)
+        self._inner.check(record)
+
+    def bump(self, shard: CounterShard, delta: int) -> None:
+        self._bumps.append(shard)
+        self._inner.bump(shard, delta)
+
+    def post(self, entries: Iterable[Entry]) -> None:
+        entries = list(entries)
+        self._entries.extend(entries)
+        self._inner.post(entries)
+
+    def commit(self) -> None:
+        run = self._store.run()
+        if run is not None:
+            self._charge(run)
+        self._inner.commit()
+
+    def _charge(self, run: Invocation) -> None:
+        sizes = self._store.sizes
+        writes = [sizes.of(r) for r in self._saves]
+        writes += [sizes.of(s) for s in self._bumps]
+        writes += ledger_items(self._entries)
+        checks = [sizes.of(r) for r in self._checks]
+        if len(writes) + len(checks) == 0:
+            return
+        if len(self._saves) == 1 and len(writes) == 1 and not checks:
+            run.write(writes[0], before=writes[0].size, request=Request.PUT_ITEM)
+        else:
+            run.transact(writes, checks)
