@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
-from tourney.simulation.aws.latency import DEFAULT_LATENCIES, Latencies, Stopwatch, in_parallel, source_of
+from tourney.simulation.aws.latency import (
+    DEFAULT_LATENCIES,
+    Latencies,
+    Stopwatch,
+    in_parallel,
+    scheduled_fire,
+    source_of,
+)
 from tourney.simulation.aws.requests import Request
 
 
@@ -80,3 +88,17 @@ def test_every_request_has_a_latency_and_every_default_its_source() -> None:
     assert all(DEFAULT_LATENCIES.of(request) > 0 for request in Request)
     assert all(source_of(f.name) for f in dataclasses.fields(Latencies))
     assert DEFAULT_LATENCIES.scheduler_precision == 60.0
+
+
+def test_eventbridge_scheduler_fires_within_the_minute_of_the_schedule() -> None:
+    # Given schedules for 10:00:00 and 10:00:45 (seconds since midnight)
+    rng = random.Random(8)
+
+    # When each fires a thousand times
+    on_the_minute = [scheduled_fire(36_000.0, rng) for _ in range(1_000)]
+    mid_minute = [scheduled_fire(36_045.0, rng) for _ in range(1_000)]
+
+    # Then every firing falls between 10:00:00 and 10:00:59, spread over the minute, some before 10:00:45
+    assert all(36_000 <= t < 36_060 for t in on_the_minute + mid_minute)
+    assert max(on_the_minute) - min(on_the_minute) > 55
+    assert min(mid_minute) < 36_045

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import dataclasses
 import heapq
+import math
+import random
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -132,6 +134,18 @@ def source_of(name: str) -> str:
     True
     """
     return str(next(f for f in dataclasses.fields(Latencies) if f.name == name).metadata["source"])
+
+
+def scheduled_fire(at: float, rng: random.Random, precision: float = DEFAULT_LATENCIES.scheduler_precision) -> float:
+    """When EventBridge Scheduler invokes a target scheduled for ``at`` (seconds on a clock whose minutes start at
+    multiples of 60): at a moment of ``at``'s minute, drawn uniformly (no flexible time window). It may be before
+    ``at`` when ``at`` is not on the minute.
+
+    >>> 3_600 <= scheduled_fire(3_630.0, random.Random(1)) < 3_660
+    True
+    """
+    minute = math.floor(at / precision) * precision
+    return minute + rng.random() * precision
 
 
 def in_sequence(durations: Iterable[float]) -> float:
