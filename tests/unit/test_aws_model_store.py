@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
+import pytest
 from tourney.adapters.memory import FrozenClock, MemoryAdapters
 from tourney.domain.ledger import Account, AccountKind, Entry, EntryKind, Leg
 from tourney.services.bootstrap import Services, bootstrap
@@ -122,3 +123,26 @@ def test_a_pool_credit_lands_on_the_players_shard_of_the_pool() -> None:
         assert kinds.count("account:balance") == 2
     pool_shards = {i.partition_key for placed in items for i in placed if i.partition_key.startswith("account#pool")}
     assert all("~" in shard for shard in pool_shards)
+
+
+def test_the_store_reads_through_whatever_repository_the_wrapped_store_has_now() -> None:
+    # Given a wrapped store whose repositories are swapped per function (as ``StoreAs.become`` swaps them)
+    class Repository:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def get(self, tournament_id: str) -> None:
+            raise LookupError(self.name)
+
+    class Swapping:
+        coordinators = Repository("the harness's")
+
+    inner = Swapping()
+    store = MeteredStore(inner, _Running())
+
+    # When the repository is swapped after the wrapping
+    inner.coordinators = Repository("the function's")
+
+    # Then a read goes to the one in place now
+    with pytest.raises(LookupError, match="the function's"):
+        store.coordinators.get("t1")

@@ -69,24 +69,24 @@ class MeteredStore:
     """The store port, each call also made on the running invocation as DynamoDB requests."""
 
     def __init__(self, inner: Any, current: Current, sizes: ItemSizes | None = None) -> None:
-        self._inner = inner
+        self.inner = inner
         self._current = current
         self.sizes = sizes or ItemSizes()
-        self.tournaments = _Tournaments(inner.tournaments, self)
-        self.registrations = _Registrations(inner.registrations, self)
-        self.tables = _Tables(inner.tables, self)
-        self.coordinators = _ByGet(inner.coordinators, self)
-        self.entrants = _Entrants(inner.entrants, self)
-        self.hands = _ByGet(inner.hands, self)
-        self.ledger = _Ledger(inner.ledger, self)
-        self.audit = _Audit(inner.audit, self)
-        self.mutes = _ByGet(inner.mutes, self)
+        self.tournaments = _Tournaments("tournaments", self)
+        self.registrations = _Registrations("registrations", self)
+        self.tables = _Tables("tables", self)
+        self.coordinators = _ByGet("coordinators", self)
+        self.entrants = _Entrants("entrants", self)
+        self.hands = _ByGet("hands", self)
+        self.ledger = _Ledger("ledger", self)
+        self.audit = _Audit("audit", self)
+        self.mutes = _ByGet("mutes", self)
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
+        return getattr(self.inner, name)
 
     def unit_of_work(self) -> _UnitOfWork:
-        return _UnitOfWork(self._inner.unit_of_work(), self)
+        return _UnitOfWork(self.inner.unit_of_work(), self)
 
     # -- charging ----------------------------------------------------------------------------------------------
 
@@ -125,9 +125,16 @@ class MeteredStore:
 
 
 class _Repo:
-    def __init__(self, inner: Any, store: MeteredStore) -> None:
-        self._inner = inner
+    """One repository of the wrapped store, looked up at each call: a ``StoreAs`` swaps its repositories for the
+    running function's view (``become``), and the permissions must still apply."""
+
+    def __init__(self, name: str, store: MeteredStore) -> None:
+        self._name = name
         self._store = store
+
+    @property
+    def _inner(self) -> Any:
+        return getattr(self._store.inner, self._name)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
@@ -187,7 +194,7 @@ class _Registrations(_Repo):
             return found
         tournament = _missing(tn.TournamentItem, tn.tournament_pk(tournament_id), tn.TOURNAMENT_SK)
         try:
-            store.charge_get(self._store._inner.tournaments.get(tournament_id), tournament)
+            store.charge_get(store.inner.tournaments.get(tournament_id), tournament)
         except NotFound:
             store.charge_get(None, tournament)
         run.batch_get([store.sizes.of(shard) for shard in found])
@@ -254,7 +261,7 @@ class _ByGet(_Repo):
     """A repository read only by key (coordinators, hands, mutes): one GetItem per call, keyed by its arguments."""
 
     def get(self, *args: Any) -> Any:
-        missing = StoredItem(type(self._inner).__name__, "#".join(map(str, args)), "")
+        missing = StoredItem(self._name, "#".join(map(str, args)), "")
         try:
             found = self._inner.get(*args)
         except NotFound:
