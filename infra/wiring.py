@@ -295,10 +295,13 @@ FUNCTIONS: tuple[FunctionSpec, ...] = (
     FunctionSpec(
         "watchdog",
         "Every minute: resends lost hand ends, re-arms lost time-outs, starts a failed start again, "
-        "terminates stalled tournaments",
-        tables={"tournaments": RW, "tables": R},
+        "resumes a table a restart left halted, terminates stalled tournaments",
+        # Resuming a halted table is the play path (the table written, its next hand dealt, the time-out armed,
+        # the table pushed).
+        tables={"tournaments": RW, "tables": RW, "connections": RW},
         sends_to=("timeouts", "coordinator"),
         starts=("start", "recovery"),
+        pushes=True,
         timeout_seconds=60,
     ),
     FunctionSpec(

@@ -207,3 +207,39 @@ def test_the_chat_table_is_put_by_the_ws_function_and_read_by_the_admin_function
         cloud.run_as("admin", lambda: chat.operator_connected("c2"))
     with pytest.raises(AccessDenied, match="api may not read table chat"):
         cloud.run_as("api", lambda: chat.is_operator("c1"))
+
+
+def _running(cloud: Cloud, tid: str, players: int = 4) -> None:
+    """A freezeout of ``players`` at one table, played by bots through the simulated cloud until its first hand
+    is dealt."""
+    services = cloud.services
+    command = CreateTournament(
+        name="permissions", format="freezeout", buy_in=1_000, entry_fee=0, start_at=EPOCH,
+        tournament_id=tid, operator="op", seats_per_table=players,
+    )  # fmt: skip
+    cloud.run_as("admin", lambda: services.admin.create_tournament(command))
+    for name in (f"p{i}" for i in range(players)):
+        cloud.run_as("admin", functools.partial(services.accounts.deposit, name, 5_000, f"fund-{name}"))
+        cloud.invoke_api(functools.partial(services.registration.register, tid, name, f"reg-{name}"))
+    Crowd(cloud, tid, cloud.faults.rng_for("bots"))
+    cloud.every("watchdog", cloud.now(), services.recovery.watch)
+    assert cloud.run(lambda: cloud.store.tournaments.get(tid).started_at is not None, EPOCH + timedelta(hours=1))
+
+
+def test_rule_17_the_watchdog_resumes_a_table_a_restart_left_halted() -> None:
+    # Given a running tournament whose restart died after it committed "running" and before it resumed its table:
+    # the table is still halted a minute after the restart
+    cloud = Cloud(OPENS)
+    _running(cloud, "t-halted")
+    store = cloud.store
+    t = store.tournaments.get("t-halted")
+    table = store.tables.get("t-halted", "1")
+    uow = store.unit_of_work()
+    uow.save(dataclasses.replace(t, restarted_at=cloud.now() - timedelta(minutes=2)))
+    uow.save(dataclasses.replace(table, halted=True))
+    uow.commit()
+    # When the watchdog runs as its function
+    ok, _ = cloud.invoke("watchdog", cloud.services.recovery.watch)
+    # Then it may resume the table (write it, deal, arm the time-out, push) and did
+    assert cloud.refused() == []
+    assert ok and not store.tables.get("t-halted", "1").halted
