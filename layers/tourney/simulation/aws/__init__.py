@@ -108,6 +108,39 @@ answers say on its virtual clock. The parts:
     save alone as a PutItem), the ledger's items on the adapter's partitions. A registration through it reads
     55 units, as counted on moto.
 
+Hooking it into the simulated cloud (``cloud.py``; off unless the benchmark passes a model):
+
+1. ``Cloud(..., aws: AwsModel | None = None)``; keep ``self._run: Invocation | None``. Give ``bootstrap`` the store
+   ``MeteredStore(self._store_as, lambda: self._run)`` (it reads through ``StoreAs``'s swapped views, so the
+   permissions still apply). Model time is ``self._micros / 1e6``.
+2. ``_invoke`` / ``_invoke_api``: ``run = aws.invocation(function, t)``; None is a throttle (below). Set
+   ``self._run = run`` around ``call()``; catch ``aws.model.Failure`` and ``items.ItemTooLarge`` as a failed
+   invocation (False, None), as AWS fails it; in ``finally`` ``end = aws.finish(run)`` and keep ``end`` for the
+   trigger. ``invoke_api`` first asks ``aws.through_stage("HTTP", t)`` (False: a 429, no function runs).
+3. ``after()``: while an invocation runs, count delays from the moment of the call, not the invocation's start:
+   ``seconds += self._run.watch.elapsed``, and do not use the fixed-delay lanes then (``fixed=False``): with
+   offsets, one lane's due times are no longer in send order, and a lane would move the clock backwards.
+4. The adapters charge the running invocation: ``_Timers.arm`` ``run.send(fifo=False)``; ``_Fifo._send``
+   ``run.send(fifo=True)``; ``_Workflows.*`` ``run.start_execution()``; ``_Pushes.to_table`` /
+   ``to_table_views`` a Query of the connections' ``subscribers`` index (eventually consistent) then
+   ``run.post(n)``, ``n`` the table's seated players and watchers (``adapters/aws.py`` posts one by one);
+   ``to_player`` ``run.post(1)``.
+5. Delivery: ``DELIVERY_SECONDS`` and ``TASK_SECONDS`` become ``latencies.sqs_to_lambda`` and
+   ``state_transition``. ``_Fifo._deliver`` takes up to ``batch_size`` (10, the template's) messages of the group
+   in one invocation, processes them in order and stops at the first failure (``SqsFifoPartialProcessor``: the
+   rest go back to the head), keeps the group busy until the invocation's ``end`` and polls again then
+   (``FifoQueue`` in ``capacity.py`` has these semantics). A throttled delivery (``invocation`` None) is tried
+   again at ``aws.next_free(function)`` without counting a receive (the event source's maximum concurrency equals
+   the reservation, so SQS keeps the message). A throttled workflow task fails its attempt (Step Functions'
+   retry policy takes over); a throttled API call answers 429.
+6. Workflows: ``aws.cost.state_transitions(1)`` per state entered (each yielded Task and Wait, and the Choice and
+   Map states around them); the next state ``state_transition`` after the task's ``end``.
+7. Schedules: ``_StartScheduler.schedule`` and ``every`` fire at ``latency.scheduled_fire(at, rng)``, inside the
+   minute of ``at`` (possibly before it: the start must handle an early fire).
+8. The report (``tourney bench capacity``): ``aws.meters.hottest()``, ``aws.throttled_requests``,
+   ``aws.item_max_bytes``, ``{f: c.peak for f, c in aws.concurrency.items()}``,
+   ``aws.cost.report(hands).per_1000_hands()`` and ``.requests_per_1000_hands()``.
+
 Not modeled (yet): an on-demand table's starting capacity (4,000 write and 12,000 read units at once, doubling of
 the previous peak within 30 minutes), the account's table quota (40,000 units a second each way), Lambda's
 scaling rate (1,000 environments every 10 seconds per function), the account concurrency shared by unreserved
