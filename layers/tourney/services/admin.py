@@ -7,8 +7,11 @@ up to ``max_players`` (no item is written by every registration).
 
 Terminating a running tournament records who, when and why, and starts the
 recovery workflow (rule 17); before the start it cancels the tournament and
-refunds everyone in full, as ``cancel`` does (which refuses once it runs). A
-restart is allowed inside the 20 minutes after a termination.
+refunds everyone in full, as ``cancel`` does (which refuses once a hand was
+dealt). A tournament whose start closed registration and dealt no hand has
+not started: a terminate or a cancel gives its start up at once (rule 17.6,
+``start.give_up_start``). A restart is allowed inside the 20 minutes after a
+termination.
 
 Every act is audited (rule 19; ``services/audit.py``): once it committed, its
 record is appended with an id taken from the act's stored facts (the
@@ -27,7 +30,7 @@ from tourney.services.audit import append, audit_record
 from tourney.services.commands import CreateTournament
 from tourney.services.deps import Deps
 from tourney.services.records import AuditAct, CounterShard, TournamentRecord
-from tourney.services.start import cancel_before_start
+from tourney.services.start import cancel_before_start, give_up_start, never_dealt
 from tourney.services.tables import retrying
 from tourney.services.views import Cancelled, Created, Restarted, Terminated
 
@@ -143,10 +146,13 @@ class AdminService:
     def terminate(self, tid: str, operator: str, reason: str) -> Terminated:
         """Terminate (rule 17; recovery takes over) or, before the start, cancel with full refunds (rule 17.6).
 
-        A terminate that finds the tournament registering cancels it; if the
-        start won that race, it terminates the running tournament instead. A
-        terminate of a terminated tournament, not yet compensated, requests
-        its recovery workflow again (its first start may have been lost).
+        A terminate that finds the tournament registering cancels it, and one
+        that finds it running with no hand dealt gives its start up (both
+        answer ``cancelled``, everyone refunded in full at once: rule 17.6);
+        if a first deal won that race, it terminates the running tournament
+        instead. A terminate of a terminated tournament, not yet compensated,
+        requests its recovery workflow again (its first start may have been
+        lost).
         """
         from tourney.services.recover import terminate_running
 
@@ -159,11 +165,8 @@ class AdminService:
                 if record.ended_at is None:
                     self._d.workflows.recover(tid)  # again: a lost start is requested anew (idempotent)
                 return Terminated(tid, str(record.status), record.terminated_at)
-            if record.status in (TournamentStatus.REGISTERING, TournamentStatus.CANCELLED):
-                try:
-                    cancel_before_start(self._d, tid, operator, reason)
-                except AlreadyStarted:
-                    raise StaleVersion(f"{tid} started as it was cancelled") from None  # read again: terminate
+            if record.status in (TournamentStatus.REGISTERING, TournamentStatus.CANCELLED) or never_dealt(record):
+                self._cancel_once(record, operator, reason)
                 return Terminated(tid, str(TournamentStatus.CANCELLED), None)
             if record.status is not TournamentStatus.RUNNING:
                 raise Conflict(f"{tid} is {record.status}: there is nothing to terminate")
@@ -205,14 +208,33 @@ class AdminService:
         )
         append(self._d, record)
 
+    def _cancel_once(self, t: TournamentRecord, operator: str, reason: str) -> int:
+        """Cancel ``t`` as read, before the start or with no hand dealt (rule 17.6); players refunded.
+
+        ``StaleVersion`` (read again) when the start or its first deal won
+        the race meanwhile; ``AlreadyStarted`` when it had started when read.
+        """
+        tid = t.tournament_id
+        try:
+            if never_dealt(t):
+                return give_up_start(self._d, tid, operator, reason)
+            return cancel_before_start(self._d, tid, operator, reason)
+        except AlreadyStarted:
+            if t.status is not TournamentStatus.REGISTERING and not never_dealt(t):
+                raise  # it had started when read
+            raise StaleVersion(f"{tid} changed as it was cancelled: the start or its first deal won") from None
+
     def cancel(self, tid: str, operator: str, reason: str) -> Cancelled:
-        """Cancel before the start, refunding everyone in full (rules 17.6, 19); ``AlreadyStarted`` (409) once running.
+        """Cancel before the first hand, refunding everyone in full (rules 17.6, 19); ``AlreadyStarted`` (409) after.
 
         Racing the start workflow, exactly one wins (``start.cancel_before_start``).
+        A tournament whose start closed registration and dealt no hand has its
+        start given up (``start.give_up_start``): cancelled, refunded in full
+        at once; a first deal landing meanwhile wins, and the cancel is 409.
         A second cancel answers ``cancelled`` again and refunds nobody twice.
         """
         before = self._d.store.tournaments.get(tid)
-        refunded = cancel_before_start(self._d, tid, operator, reason)
+        refunded = retrying(self._d, lambda: self._cancel_once(self._d.store.tournaments.get(tid), operator, reason))
         t = self._d.store.tournaments.get(tid)
         self._audit(
             f"cancel:{tid}",
@@ -223,7 +245,7 @@ class AdminService:
             {"status": str(before.status)},
             {"status": str(t.status), "refunded": refunded},
         )
-        return Cancelled(tid, str(t.status), refunded, t.closed_at)
+        return Cancelled(tid, str(t.status), refunded, t.ended_at or t.closed_at)
 
     def restart(self, tid: str, operator: str, reason: str) -> Restarted:
         """Restart a terminated tournament inside its 20 minutes (rule 17; ``RecoveryService.restart``)."""

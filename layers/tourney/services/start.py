@@ -165,9 +165,14 @@ def cancel_before_start(deps: Deps, tid: str, by: str = "", reason: str = "") ->
     return refunded
 
 
+def never_dealt(t: TournamentRecord) -> bool:
+    """Whether ``t`` closed registration and runs with no hand dealt: it has not started (rules 5, 17.6)."""
+    return t.status is TournamentStatus.RUNNING and t.started_at is None and t.closed_at is not None
+
+
 def start_given_up(t: TournamentRecord, now: datetime) -> bool:
     """Whether ``t`` closed registration, never dealt a hand, and its start is ``START_GIVEN_UP`` late (17.6)."""
-    if t.status is not TournamentStatus.RUNNING or t.started_at is not None or t.closed_at is None:
+    if not never_dealt(t) or t.closed_at is None:
         return False
     return now >= (t.start_at or t.closed_at) + START_GIVEN_UP
 
@@ -175,11 +180,13 @@ def start_given_up(t: TournamentRecord, now: datetime) -> bool:
 def give_up_start(deps: Deps, tid: str, by: str, reason: str) -> int:
     """Cancel a tournament whose start never dealt a hand and refund everyone in full (rule 17.6); players refunded.
 
-    One unit of work marks the tournament and the coordinator's state
-    cancelled, on their versions and only while no hand was dealt: the first
-    deal starts the clock on the same versions, so of the two exactly one
-    wins (a start step delivered later seats and deals nothing; a give-up that
-    loses is ``AlreadyStarted``). The refunds are ``cancel_before_start``'s.
+    The sweeper gives a start up ``START_GIVEN_UP`` late; an operator's
+    terminate or cancel gives it up at once (``AdminService``). One unit of
+    work marks the tournament and the coordinator's state cancelled, on their
+    versions and only while no hand was dealt: the first deal starts the clock
+    on the same versions, so of the two exactly one wins (a start step
+    delivered later seats and deals nothing; a give-up that loses is
+    ``AlreadyStarted``). The refunds are ``cancel_before_start``'s.
     """
 
     def mark() -> None:

@@ -5,8 +5,11 @@ the pool) and then a step failed every time (a broken deployment): no table
 was seated, no hand dealt. The watchdog asks for the start again for a while;
 then the sweeper gives the start up and refunds every player buy-in and fee,
 well within 24 hours of the start time, and the watchdog stops asking. An
-operator who terminates such a tournament gets, as its compensation, the same
-full refund: it needs no tables, no entrants and no stacks.
+operator's terminate gives such a start up at once
+(``test_rule_17_terminate_before_any_hand_refunds_at_once.py``); one
+terminated by the recovery's own ``terminate_running`` before a hand was dealt
+gets, as its compensation, the same full refund: it needs no tables, no
+entrants and no stacks.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from tourney.adapters.memory import FrozenClock
 from tourney.domain.errors import Conflict
 from tourney.domain.registration import TournamentStatus
 from tourney.services.bootstrap import Services
-from tourney.services.recover import START_QUIET
+from tourney.services.recover import START_QUIET, terminate_running
 
 from tests.unit.services.conftest import fund
 
@@ -92,13 +95,19 @@ def test_rule_17_6_the_watchdog_stops_asking_for_a_start_given_up(
     assert tid not in services.adapters.workflows.pending_starts
 
 
-def test_rule_17_6_an_operator_terminates_a_tournament_that_never_dealt_and_everyone_is_refunded(
+def terminated(services: Services, tid: str, clock: FrozenClock) -> None:
+    """``tid`` terminated before it dealt a hand (an operator's terminate gives such a start up instead)."""
+    t = services.adapters.store.tournaments.get(tid)
+    terminate_running(services.deps, t, "op", "the start keeps failing", clock.now())
+
+
+def test_rule_17_6_a_tournament_terminated_before_it_dealt_is_compensated_by_a_full_refund(
     services: Services, create: Callable[..., str], clock: FrozenClock
 ) -> None:
     # Given a tournament whose start closed registration and never seated a table
     tid = closed_and_never_seated(services, create, clock)
-    # When an operator terminates it and its recovery runs to compensation
-    services.admin.terminate(tid, "op", "the start keeps failing")
+    # When it is terminated and its recovery runs to compensation
+    terminated(services, tid, clock)
     services.recovery.cancel_hands(tid)
     assert services.recovery.try_restart(tid).outcome == "retry"
     clock.advance(20 * 60)
@@ -114,9 +123,9 @@ def test_rule_17_6_an_operator_terminates_a_tournament_that_never_dealt_and_ever
 def test_rule_17_6_a_restart_of_a_tournament_whose_start_never_seated_it_is_refused_and_commits_nothing(
     services: Services, create: Callable[..., str], clock: FrozenClock
 ) -> None:
-    # Given a tournament whose start never seated a table, terminated by an operator
+    # Given a tournament whose start never seated a table, terminated
     tid = closed_and_never_seated(services, create, clock)
-    services.admin.terminate(tid, "op", "the start keeps failing")
+    terminated(services, tid, clock)
     # When the operator restarts it
     with pytest.raises(Conflict):
         services.admin.restart(tid, "op", "try again")
