@@ -21,6 +21,7 @@ walking the class hierarchy of ``tourney.domain.errors`` (so a new subclass of
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any, cast
@@ -183,6 +184,16 @@ class BoundedHttpResolver(APIGatewayHttpResolver):
                 return _refusal(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", "bodies are JSON")
             event = _without_media_type(event)
         return super().resolve(event, context)
+
+    @staticmethod
+    def _compile_regex(rule: str, base_regex: str = "^{}$") -> re.Pattern[str]:
+        """A route's pattern, each ``<param>`` any text but ``/``: the HTTP API delivers the path
+        percent-decoded, so a parameter may hold any character, and the route's validation judges it (a 422),
+        not Powertools' narrower pattern (a 404 "no such route")."""
+        return re.compile(base_regex.format(_PARAMETER.sub(r"(?P\1[^/]+)", rule)))
+
+
+_PARAMETER = re.compile(r"(<\w+>)")
 
 
 def http_resolver(gate: Gate | None = None, **options: Any) -> APIGatewayHttpResolver:
