@@ -40,7 +40,7 @@ def test_a_known_mix_of_requests_is_priced_to_the_cent_by_service() -> None:
     assert round(report.total_usd, 2) == Decimal("6.73")
     # and beside each, the requests it was priced from
     assert report.services[Service.DYNAMODB].requests == 20_000
-    assert report.services[Service.LAMBDA].units["gb_seconds"] == 100_000
+    assert report.services[Service.LAMBDA].units["gb_seconds:arm64"] == 100_000
     assert report.services[Service.SQS].requests == 10_000
     per_hand = report.per_1000_hands()
     assert per_hand["total"] == pytest.approx(0.673034)

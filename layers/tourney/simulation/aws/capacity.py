@@ -81,7 +81,16 @@ class PartitionMeters:
 
     def admit(self, key: str, at: float, *, write: float = 0.0, read: float = 0.0) -> bool:
         """Count a request of ``write`` and ``read`` units on ``key`` at ``at``; False (nothing counted): throttled."""
-        return self.admit_all(at, ((key, write, read),))
+        second = math.floor(at)
+        seconds = self._seconds.get(key)
+        units = seconds.get(second) if seconds is not None else None
+        used_write, used_read = (units[0], units[1]) if units is not None else (0.0, 0.0)
+        if used_write + write > self.write_per_second or used_read + read > self.read_per_second:
+            self.throttled += 1
+            self.throttled_by_key[key] += 1
+            return False
+        self._count(key, second, write, read)
+        return True
 
     def admit_all(self, at: float, charges: Iterable[tuple[str, float, float]]) -> bool:
         """A request touching several keys (a transaction, a batch): every ``(key, write, read)`` is counted, or,
@@ -188,9 +197,14 @@ def with_retries(
     True
     """
     charges = list(charges)
+    single = charges[0] if len(charges) == 1 else None
     clock = at
     for attempt in range(1, policy.max_attempts + 1):
-        if meters.admit_all(clock, charges):
+        if single is not None:
+            admitted = meters.admit(single[0], clock, write=single[1], read=single[2])
+        else:
+            admitted = meters.admit_all(clock, charges)
+        if admitted:
             return Attempts(attempt, clock + latency - at, clock)
         clock += latency
         if attempt < policy.max_attempts:

@@ -24,7 +24,7 @@ import math
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import ROUND_CEILING, Decimal
+from decimal import Decimal
 from typing import Any
 
 from tourney.simulation.aws.requests import Request, Service
@@ -122,66 +122,89 @@ class CostReport:
 
 
 class CostMeter:
-    """Counts every request a run makes, by service, and prices it."""
+    """Counts every request a run makes, by service; prices them when asked for a report.
+
+    The counting is plain numbers (it runs for every request of a large simulation); the prices are applied, in
+    exact decimals, by :meth:`report`.
+    """
 
     def __init__(self, prices: Prices = DEFAULT_PRICES) -> None:
         self.prices = prices
-        self._costs: dict[Service, ServiceCost] = {service: ServiceCost() for service in Service}
+        self._requests: dict[Service, int] = dict.fromkeys(Service, 0)
+        self._units: dict[tuple[Service, str], float] = {}
         self.requests: Counter[Request] = Counter()
+        """Requests by kind (DynamoDB, SQS, posts)."""
+        self.invocations: Counter[str] = Counter()
+        """Lambda invocations by function."""
 
-    def _charge(self, service: Service, requests: int, unit: str, amount: Decimal | int, price: Decimal) -> None:
-        cost = self._costs[service]
-        cost.requests += requests
-        cost.add(unit, Decimal(amount))
-        cost.usd += Decimal(amount) * price
+    def _count(self, service: Service, requests: int, unit: str, amount: float) -> None:
+        self._requests[service] += requests
+        key = (service, unit)
+        self._units[key] = self._units.get(key, 0) + amount
 
     def dynamodb(self, request: Request, *, read_units: float = 0.0, write_units: float = 0.0) -> None:
         """One DynamoDB request that consumed these units (``items.py`` computes them)."""
         self.requests[request] += 1
-        read, write = Decimal(str(read_units)), Decimal(str(write_units))
-        self._charge(Service.DYNAMODB, 1, "read_units", read, self.prices.dynamodb_read_unit)
-        self._charge(Service.DYNAMODB, 0, "write_units", write, self.prices.dynamodb_write_unit)
+        self._count(Service.DYNAMODB, 1, "read_units", read_units)
+        self._count(Service.DYNAMODB, 0, "write_units", write_units)
 
     def lambda_invocation(self, function: str, *, seconds: float, memory_mb: int, architecture: str = "x86_64") -> None:
         """One invocation of ``function`` that ran ``seconds`` (billed to the millisecond above) at ``memory_mb``."""
-        prices = self.prices
-        billed_ms = Decimal(str(seconds * 1000)).to_integral_value(rounding=ROUND_CEILING)
-        gb_seconds = billed_ms / 1000 * Decimal(memory_mb) / 1024
-        per_gb_second = prices.lambda_gb_second_arm64 if architecture == "arm64" else prices.lambda_gb_second_x86
-        self._charge(Service.LAMBDA, 1, "requests", 1, prices.lambda_request)
-        self._charge(Service.LAMBDA, 0, "gb_seconds", gb_seconds, per_gb_second)
-        self._costs[Service.LAMBDA].add(f"invocations:{function}", Decimal(1))
+        billed_ms = math.ceil(round(seconds * 1000, 6))
+        self.invocations[function] += 1
+        self._count(Service.LAMBDA, 1, "requests", 1)
+        arch = "arm64" if architecture == "arm64" else "x86_64"
+        self._count(Service.LAMBDA, 0, f"mb_ms:{arch}", billed_ms * memory_mb)
 
     def http_request(self, size: int = 0, count: int = 1) -> None:
         """``count`` HTTP API requests of ``size`` bytes each."""
-        units = count * _chunks(size, HTTP_REQUEST_BYTES)
-        self._charge(Service.HTTP, count, "requests", units, self.prices.http_request)
+        self._count(Service.HTTP, count, "requests", count * _chunks(size, HTTP_REQUEST_BYTES))
 
     def websocket_message(self, size: int = 0, count: int = 1, *, posted: bool = True) -> None:
         """``count`` WebSocket messages of ``size`` bytes each: posts to connections (``posted``) or messages from
         them."""
         if posted:
             self.requests[Request.POST_TO_CONNECTION] += count
-        units = count * _chunks(size, WEBSOCKET_MESSAGE_BYTES)
-        self._charge(Service.WEBSOCKET, count, "messages", units, self.prices.websocket_message)
+        self._count(Service.WEBSOCKET, count, "messages", count * _chunks(size, WEBSOCKET_MESSAGE_BYTES))
 
     def websocket_connection_minutes(self, minutes: float) -> None:
-        amount = Decimal(str(minutes))
-        self._charge(Service.WEBSOCKET, 0, "connection_minutes", amount, self.prices.websocket_connection_minute)
+        self._count(Service.WEBSOCKET, 0, "connection_minutes", minutes)
 
     def sqs_request(self, request: Request = Request.SEND_MESSAGE, *, fifo: bool, size: int = 0) -> None:
         """One SQS request (a send, a batch send, a receive, a delete) carrying ``size`` bytes of payload."""
         self.requests[request] += 1
-        price = self.prices.sqs_fifo_request if fifo else self.prices.sqs_standard_request
-        self._charge(Service.SQS, 1, "fifo_requests" if fifo else "requests", _chunks(size, SQS_REQUEST_BYTES), price)
+        self._count(Service.SQS, 1, "fifo_requests" if fifo else "requests", _chunks(size, SQS_REQUEST_BYTES))
 
     def state_transitions(self, count: int = 1) -> None:
         """``count`` Step Functions state transitions (standard workflows)."""
-        self._charge(Service.STEP_FUNCTIONS, count, "transitions", count, self.prices.step_functions_transition)
+        self._count(Service.STEP_FUNCTIONS, count, "transitions", count)
+
+    def _price(self, service: Service, unit: str, amount: Decimal) -> tuple[str, Decimal, Decimal]:
+        """(the unit as reported, its amount, its price in USD)."""
+        p = self.prices
+        if unit.startswith("mb_ms:"):
+            gb_seconds = amount / 1000 / 1024
+            per = p.lambda_gb_second_arm64 if unit.endswith("arm64") else p.lambda_gb_second_x86
+            return f"gb_seconds:{unit.removeprefix('mb_ms:')}", gb_seconds, gb_seconds * per
+        price = {
+            (Service.DYNAMODB, "read_units"): p.dynamodb_read_unit,
+            (Service.DYNAMODB, "write_units"): p.dynamodb_write_unit,
+            (Service.LAMBDA, "requests"): p.lambda_request,
+            (Service.HTTP, "requests"): p.http_request,
+            (Service.WEBSOCKET, "messages"): p.websocket_message,
+            (Service.WEBSOCKET, "connection_minutes"): p.websocket_connection_minute,
+            (Service.SQS, "requests"): p.sqs_standard_request,
+            (Service.SQS, "fifo_requests"): p.sqs_fifo_request,
+            (Service.STEP_FUNCTIONS, "transitions"): p.step_functions_transition,
+        }[(service, unit)]
+        return unit, amount, amount * price
 
     def report(self, hands: int | None = None) -> CostReport:
         """The costs so far; ``hands``: the hands played, for the per-1,000-hands figures."""
-        snapshot = {
-            service: ServiceCost(cost.requests, dict(cost.units), cost.usd) for service, cost in self._costs.items()
-        }
-        return CostReport(snapshot, hands)
+        services = {service: ServiceCost(requests=self._requests[service]) for service in Service}
+        for (service, unit), amount in self._units.items():
+            name, units, usd = self._price(service, unit, Decimal(repr(amount)))
+            cost = services[service]
+            cost.add(name, units)
+            cost.usd += usd
+        return CostReport(services, hands)
