@@ -74,3 +74,14 @@ def test_lambda_bills_each_started_millisecond_at_its_memory_and_x86_above_arm64
 def test_per_1000_hands_needs_hands() -> None:
     with pytest.raises(ValueError):
         CostMeter().report(hands=0).per_1000_hands()
+
+
+def test_a_duration_summed_from_latencies_bills_the_milliseconds_it_took() -> None:
+    # Given an invocation whose calls took 0.1 s and 0.2 s (0.30000000000000004 s in floating point)
+    meter = CostMeter()
+
+    # When it is billed at 1 GB on arm64
+    meter.lambda_invocation("api", seconds=0.1 + 0.2, memory_mb=1024, architecture="arm64")
+
+    # Then 300 ms are billed, not 301
+    assert meter.report().services[Service.LAMBDA].units["gb_seconds:arm64"] == Decimal("0.3")
