@@ -52,9 +52,9 @@ def test_rule_19_chaos_two_thousand_faults_and_every_operator_act_without_a_viol
 
 @pytest.mark.slow
 def test_rule_19_chaos_twenty_thousand_faults_without_a_violation() -> None:
-    report = run_many(runs=30 * len(SCENARIOS), seed=2_019, players_max=40)
+    report = run_many(runs=36 * len(SCENARIOS), seed=2_019, players_max=40)
     assert sum(report["faults"].values()) >= 20_000, report["faults"]
-    assert all(n >= 500 for n in report["acts"].values()), report["acts"]
+    assert all(n >= 400 for n in report["acts"].values()), report["acts"]
     assert report["faults"]["lasting"] >= 50, report["faults"]
     assert all(report["outcomes"][branch] > 0 for branch in (*BRANCHES, "finished", "cancelled"))
     assert report["violations"] == []
