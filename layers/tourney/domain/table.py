@@ -65,7 +65,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from tourney.domain.balancing import TableSeats
@@ -469,6 +469,30 @@ class Table:
         # Positional, in the fields' order: one is built per decision, and keywords cost it half again.
         return Awaiting(self._hand_number, seq, seat, sp.player, away, seconds, 0 if away else sp.bank.seconds,
                         running is not None)  # fmt: skip
+
+    def awaiting_left(
+        self,
+        since: datetime,
+        now: datetime,
+        *,
+        normal: int = DEFAULT_DECISION_SECONDS,
+        when_away: int = DEFAULT_AWAY_DECISION_SECONDS,
+    ) -> Awaiting | None:
+        """The decision awaited with only what is left of its time at ``now`` (rule 16), whole seconds rounded up.
+
+        Its own time counts from ``since`` (the table's last change: the
+        decision was awaited from then at the latest), its time bank from when
+        the bank started; 0 once it ran out. A lost time-out armed again for
+        this applies when the lost one would have, never later: within the
+        table's own deadline (``longest_wait`` from ``since``).
+        """
+        awaiting = self.awaiting(normal=normal, when_away=when_away)
+        if awaiting is None:
+            return None
+        running = self._running_bank(awaiting.seq, awaiting.seat)
+        left = timedelta(seconds=awaiting.seconds) - (now - (running.started_at if running else since))
+        whole, rest = divmod(left, timedelta(seconds=1))
+        return replace(awaiting, seconds=max(0, whole + (1 if rest else 0)))
 
     def longest_wait(
         self, *, normal: int = DEFAULT_DECISION_SECONDS, when_away: int = DEFAULT_AWAY_DECISION_SECONDS

@@ -42,6 +42,9 @@ its player may still start: ``Table.longest_wait``) has stalled: its tournament 
 time-out's delivery and the watchdog's re-arming of a lost one."""
 RESEND_AFTER = timedelta(minutes=1)
 """A hand end not coordinated this long after its table's last write was lost: the watchdog sends it again."""
+REARM_SLACK = timedelta(minutes=1)
+"""A time-out that has not applied this long after it was due (or, for a shorter decision, as long again as the
+decision's time) was lost: the watchdog arms it again, for the time left (``time_out_lost``)."""
 START_QUIET = timedelta(minutes=10)
 """A start not complete this long after registration closed (or after the last request) is requested again."""
 RECOVERY_QUIET = timedelta(minutes=5)
@@ -61,6 +64,22 @@ def resend_due(quiet: timedelta) -> bool:
     """
     periods = quiet // RESEND_AFTER
     return periods >= 1 and periods & (periods - 1) == 0
+
+
+def time_out_lost(quiet: timedelta, seconds: int) -> bool:
+    """Whether a table quiet for ``quiet`` lost the time-out of the decision it awaits for ``seconds`` (rule 16).
+
+    ``seconds``: the decision's own time, or its time bank's once that runs. Lost past that time and a delivery
+    slack as long again, at most ``REARM_SLACK``: armed again then, for what is left (nothing), it applies well
+    before the table counts as stalled (``STALL_SLACK`` past ``Table.longest_wait``), at any decision time.
+
+    >>> time_out_lost(timedelta(seconds=29), 15), time_out_lost(timedelta(seconds=30), 15)
+    (False, True)
+    >>> time_out_lost(timedelta(seconds=359), 300), time_out_lost(timedelta(seconds=360), 300)
+    (False, True)
+    """
+    due = timedelta(seconds=seconds)
+    return quiet >= due + min(due, REARM_SLACK)
 
 
 def window_left(terminated_at: datetime, now: datetime) -> timedelta:
@@ -431,8 +450,6 @@ class RecoveryService:
         if t.status is not TournamentStatus.RUNNING:
             return
         found.running += 1
-        coordinator = d.store.coordinators.get(t.tournament_id)
-        state = coordinator.state if coordinator else None
         stalled = False
         tables = d.store.tables.list(t.tournament_id)
         if self._start_lost(t, tables, now):
@@ -461,13 +478,13 @@ class RecoveryService:
                     )
                     found.resent.append(record.table_id)
             elif table.hand_in_progress:
-                deadline = timedelta(
-                    seconds=table.longest_wait(normal=record.decision_seconds, when_away=record.away_seconds)
-                )
+                normal, when_away = record.decision_seconds, record.away_seconds
+                deadline = timedelta(seconds=table.longest_wait(normal=normal, when_away=when_away))
+                awaiting = table.awaiting(normal=normal, when_away=when_away)
                 if quiet >= deadline + STALL_SLACK:
                     stalled = True
-                elif quiet >= timedelta(seconds=state.config.decision_seconds * 2 if state else 30):
-                    arm(d, record)
+                elif awaiting is not None and time_out_lost(quiet, awaiting.seconds):
+                    arm(d, record, now)  # for the time left: never past the table's deadline
                     found.rearmed.append(record.table_id)
         if stalled:
 

@@ -163,9 +163,20 @@ def after_write(deps: Deps, record: TableRecord, event: str) -> Awaiting | None:
     return awaiting
 
 
-def arm(deps: Deps, record: TableRecord) -> Awaiting | None:
-    """Arm the time-out of the decision awaited, if any (RULES.md, rule 16; an away player gets the short time)."""
-    awaiting = record.table.awaiting(normal=record.decision_seconds, when_away=record.away_seconds)
+def arm(deps: Deps, record: TableRecord, now: datetime | None = None) -> Awaiting | None:
+    """Arm the time-out of the decision awaited, if any (RULES.md, rule 16; an away player gets the short time).
+
+    With ``now`` (the watchdog arms a lost time-out again): for what is left
+    of the decision's time at ``now`` (``Table.awaiting_left``), counted from
+    the table's last write, so that it applies when the lost one would have
+    and never past the table's deadline; else for its whole time.
+    """
+    table = record.table
+    normal, when_away = record.decision_seconds, record.away_seconds
+    if now is None:
+        awaiting = table.awaiting(normal=normal, when_away=when_away)
+    else:
+        awaiting = table.awaiting_left(record.updated_at or now, now, normal=normal, when_away=when_away)
     if awaiting is None:
         return None
     # Positional, in the fields' order (one per decision: keywords cost a quarter more).
