@@ -8,10 +8,12 @@ from datetime import timedelta
 
 import pytest
 from tourney.adapters.memory import FrozenClock, MemoryAdapters
+from tourney.domain.errors import StaleVersion
 from tourney.domain.ledger import Account, AccountKind, Entry, EntryKind, Leg
 from tourney.services.bootstrap import Services, bootstrap
 from tourney.services.commands import CreateTournament
 from tourney.simulation.aws.model import AwsModel, Invocation
+from tourney.simulation.aws.records import stored_item
 from tourney.simulation.aws.requests import Request, Service
 from tourney.simulation.aws.store import MeteredStore, ledger_items
 
@@ -146,3 +148,24 @@ def test_the_store_reads_through_whatever_repository_the_wrapped_store_has_now()
     # Then a read goes to the one in place now
     with pytest.raises(LookupError, match="the function's"):
         store.coordinators.get("t1")
+
+
+def test_a_commit_meeting_a_transaction_in_flight_is_a_lost_race_the_service_retries() -> None:
+    # Given the stored tournament, and a transaction on its item in flight for the next second
+    model, running = AwsModel(), _Running()
+    _, store = _services(running)
+    tournament = store.tournaments.get("t1")
+    stored = stored_item(tournament)
+    model.locks.hold([stored.item], 0.0, 1.0)
+
+    # When a function commits the tournament with a check of another item (a transaction)
+    running.run = run = model.invocation("admin", at=0.0)
+    unit = store.unit_of_work()
+    unit.save(tournament)
+    unit.check(store.registrations.waiting_list("t1"))
+
+    # Then, after the adapter's three retries, the commit is a lost race (StaleVersion), and nothing is written
+    with pytest.raises(StaleVersion):
+        unit.commit()
+    assert run is not None and run.watch.calls[Request.TRANSACT_WRITE_ITEMS] == 4
+    assert store.tournaments.get("t1").version == tournament.version

@@ -5,7 +5,9 @@ memory store) and, for each call, makes on the running :class:`~tourney.simulati
 requests ``adapters/dynamo/store.py`` makes for it: a strongly consistent GetItem per record read, a Query per
 bucket of a listing (16 for registrations and entrants, 32 for tables, one per status for the lobby), a
 BatchGetItem of the counter shards after a GetItem of the tournament, and a commit as one TransactWriteItems of
-its saves, checks, shard bumps and ledger items (a single save alone as a PutItem, as the adapter sends it).
+its saves, checks, shard bumps and ledger items (a single save alone as a PutItem, as the adapter sends it). A
+commit that loses a race or stays throttled through the adapter's retries raises ``StaleVersion``, as the adapter
+does, and the service reads again and retries; a single write that meets a transaction fails the invocation.
 
 Items are sized as the adapter writes them (``records.py``, cached by :class:`ItemSizes`); the ledger's items are
 placed on the partitions the adapter uses (an entry's key, each player's account, the balance shards of pools,
@@ -23,15 +25,16 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from tourney.adapters.dynamo.ledger import HISTORY_KINDS, LedgerShards
+from tourney.adapters.dynamo.models import audit as au
 from tourney.adapters.dynamo.models import ledger as lm
 from tourney.adapters.dynamo.models import tables as tm
 from tourney.adapters.dynamo.models import tournaments as tn
-from tourney.domain.errors import NotFound
+from tourney.domain.errors import NotFound, StaleVersion
 from tourney.domain.ledger import Account, AccountKind, Entry
 from tourney.domain.registration import TournamentStatus
 from tourney.services.records import CounterShard, Record
 from tourney.simulation.aws.items import Consistency
-from tourney.simulation.aws.model import Invocation
+from tourney.simulation.aws.model import ADAPTER_TRANSACTION_RETRIES, Invocation, Throttled, TransactionConflict
 from tourney.simulation.aws.records import StoredItem, stored_item
 from tourney.simulation.aws.requests import Request
 
@@ -73,15 +76,16 @@ class MeteredStore:
         self.inner = inner
         self._current = current
         self.sizes = sizes or ItemSizes()
+        self.ledger_shards = LedgerShards()
         self.tournaments = _Tournaments("tournaments", self)
         self.registrations = _Registrations("registrations", self)
         self.tables = _Tables("tables", self)
-        self.coordinators = _ByGet("coordinators", self)
+        self.coordinators = _ByGet("coordinators", self, _coordinator_key)
         self.entrants = _Entrants("entrants", self)
-        self.hands = _ByGet("hands", self)
+        self.hands = _ByGet("hands", self, _hand_key)
         self.ledger = _Ledger("ledger", self)
         self.audit = _Audit("audit", self)
-        self.mutes = _ByGet("mutes", self)
+        self.mutes = _ByGet("mutes", self, _mute_key)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -259,10 +263,14 @@ class _Entrants(_Repo):
 
 
 class _ByGet(_Repo):
-    """A repository read only by key (coordinators, hands, mutes): one GetItem per call, keyed by its arguments."""
+    """A repository read only by key (coordinators, hands, mutes): one GetItem per call."""
+
+    def __init__(self, name: str, store: MeteredStore, key: Callable[..., StoredItem]) -> None:
+        super().__init__(name, store)
+        self._key = key
 
     def get(self, *args: Any) -> Any:
-        missing = StoredItem(self._name, "#".join(map(str, args)), "")
+        missing = self._key(*args)
         try:
             found = self._inner.get(*args)
         except NotFound:
@@ -272,25 +280,44 @@ class _ByGet(_Repo):
         return found
 
 
+def _coordinator_key(tournament_id: str) -> StoredItem:
+    return _missing(tn.CoordinatorItem, tn.tournament_pk(tournament_id), tn.COORDINATOR_SK)
+
+
+def _hand_key(tournament_id: str, table_id: str, hand_number: int) -> StoredItem:
+    return _missing(tm.HandItem, tm.hand_pk(tournament_id, table_id), tm.hand_sk(hand_number))
+
+
+def _mute_key(player_id: str) -> StoredItem:
+    return _missing(au.MuteItem, au.mute_pk(player_id), au.MUTE_SK)
+
+
 class _Audit(_Repo):
-    def get(self, *args: Any) -> Any:
-        found = self._inner.get(*args)
-        self._store.charge_get(found, StoredItem("audit", "#".join(map(str, args)), ""))
+    def get(self, audit_id: str, tournament_id: str | None, player_id: str | None) -> Any:
+        found = self._inner.get(audit_id, tournament_id, player_id)
+        key = _missing(au.AuditItem, au.audit_pk(tournament_id, player_id), au.act_sk(audit_id))
+        self._store.charge_get(found, key)
         return found
 
     def for_tournament(self, tournament_id: str) -> Any:
         found = self._inner.for_tournament(tournament_id)
-        self._store.charge_query(StoredItem("audit", f"tournament#{tournament_id}", ""), found)
+        self._store.charge_query(_missing(au.AuditItem, au.audit_pk(tournament_id, None), ""), found)
         return found
 
 
 class _Ledger(_Repo):
+    """Balances (a GetItem, or a BatchGetItem of a split account's shards) and a player's legs (a Query)."""
+
     def balance(self, account: Account) -> Any:
         found = self._inner.balance(account)
         run = self._store.run()
         if run is not None:
-            size = LEDGER_ITEM_BYTES["balance"]
-            run.get(StoredItem(_table(lm.BalanceItem), lm.account_pk(str(account)), lm.BALANCE_SK, size))
+            count = self._store.ledger_shards.of(account)
+            size, table, name = LEDGER_ITEM_BYTES["balance"], _table(lm.BalanceItem), str(account)
+            if count == 1:
+                run.get(StoredItem(table, lm.account_pk(name), lm.BALANCE_SK, size))
+            else:
+                run.batch_get([StoredItem(table, lm.account_pk(name, n), lm.BALANCE_SK, size) for n in range(count)])
         return found
 
     def entries(self, account: Account, *args: Any, **kwargs: Any) -> Any:
@@ -359,6 +386,8 @@ class _UnitOfWork:
         self._inner.commit()
 
     def _charge(self, run: Invocation) -> None:
+        """The adapter's requests for this commit; a race or a throttle it gives up on is ``StaleVersion``, as
+        ``DynamoUnitOfWork`` raises it (the service reads again and retries)."""
         sizes = self._store.sizes
         writes = [sizes.of(r) for r in self._saves]
         writes += [sizes.of(s) for s in self._bumps]
@@ -366,7 +395,24 @@ class _UnitOfWork:
         checks = [sizes.of(r) for r in self._checks]
         if len(writes) + len(checks) == 0:
             return
-        if len(self._saves) == 1 and len(writes) == 1 and not checks:
-            run.write(writes[0], before=writes[0].size, request=Request.PUT_ITEM)
-        else:
-            run.transact(writes, checks)
+        try:
+            if len(self._saves) == 1 and len(writes) == 1 and not checks:
+                self._put_alone(run, writes[0])
+            else:
+                run.transact(writes, checks)
+        except (Throttled, TransactionConflict) as lost:
+            raise StaleVersion(f"the transaction lost a race: {lost}") from lost
+
+    @staticmethod
+    def _put_alone(run: Invocation, item: StoredItem) -> None:
+        """A single conditional PutItem; throttled through the SDK's retries, the adapter sends it again after 20,
+        40 and 80 ms (``Transaction.commit``). A conflict with a transaction is not retried: PynamoDB's error
+        fails the invocation."""
+        for wait in (*ADAPTER_TRANSACTION_RETRIES, None):
+            try:
+                run.write(item, before=item.size, request=Request.PUT_ITEM)
+                return
+            except Throttled:
+                if wait is None:
+                    raise
+                run.watch.wait(wait)
