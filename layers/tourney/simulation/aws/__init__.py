@@ -105,8 +105,9 @@ answers say on its virtual clock. The parts:
     :class:`~tourney.simulation.aws.store.MeteredStore`, the ``Store`` port over another store, charging the
     running invocation what ``adapters/dynamo/store.py`` requests for each call: a GetItem per record read, a Query
     per bucket of a listing, a BatchGetItem of the counter shards, a commit as one TransactWriteItems (a single
-    save alone as a PutItem), the ledger's items on the adapter's partitions. A registration through it reads
-    55 units, as counted on moto.
+    save alone as a PutItem), the ledger's items on the adapter's partitions. A commit that loses a race or stays
+    throttled through the adapter's retries is ``StaleVersion``, as the adapter raises it (the service reads again
+    and retries). A registration through it reads 55 units, as counted on moto.
 
 Hooking it into the simulated cloud (``cloud.py``; off unless the benchmark passes a model):
 
@@ -114,9 +115,11 @@ Hooking it into the simulated cloud (``cloud.py``; off unless the benchmark pass
    ``MeteredStore(self._store_as, lambda: self._run)`` (it reads through ``StoreAs``'s swapped views, so the
    permissions still apply). Model time is ``self._micros / 1e6``.
 2. ``_invoke`` / ``_invoke_api``: ``run = aws.invocation(function, t)``; None is a throttle (below). Set
-   ``self._run = run`` around ``call()``; catch ``aws.model.Failure`` and ``items.ItemTooLarge`` as a failed
-   invocation (False, None), as AWS fails it; in ``finally`` ``end = aws.finish(run)`` and keep ``end`` for the
-   trigger. ``invoke_api`` first asks ``aws.through_stage("HTTP", t)`` (False: a 429, no function runs).
+   ``self._run = run`` around ``call()``; catch ``model.Failure`` (a read throttled through the SDK's retries, a
+   single write meeting a transaction) and ``items.ItemTooLarge`` as a failed invocation (False, None), as AWS
+   fails it (a commit's lost race already arrives as ``StaleVersion``, which the services retry); in
+   ``finally`` ``end = aws.finish(run)`` and keep ``end`` for the trigger. ``invoke_api`` first asks
+   ``aws.through_stage("HTTP", t)`` (False: a 429, no function runs).
 3. ``after()``: while an invocation runs, count delays from the moment of the call, not the invocation's start:
    ``seconds += self._run.watch.elapsed``, and do not use the fixed-delay lanes then (``fixed=False``): with
    offsets, one lane's due times are no longer in send order, and a lane would move the clock backwards.
