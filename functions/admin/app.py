@@ -97,7 +97,7 @@ def terminate(
 
 @app.post("/admin/tournaments/<id>/cancel", responses=error_responses(403, 404, 409))
 def cancel(id: TournamentId, caller: CurrentCaller, admin: Admin, body: CancelRequest | None = None) -> Cancelled:
-    """Cancel before the start, refunding everyone in full (RULES.md, rules 17.6, 19); 409 once it runs."""
+    """Cancel before the first hand, refunding everyone in full (RULES.md, rules 17.6, 19); 409 once one was dealt."""
     correlate(tournament_id=id)
     reason = body.reason if body is not None else CancelRequest().reason
     logger.info("cancel asked", extra={"operator": caller.player_id, "reason": reason})
