@@ -61,6 +61,8 @@ REFUND_WITHIN = timedelta(hours=24)
 QUIET_BEFORE_TERMINATION = timedelta(minutes=30)
 """A watchdog's termination with no fault that stops play (a death, a failed task, a lasting fault) this long
 before it terminated a healthy tournament."""
+TRIGGERED = ("last", "final_button")
+"""Acts timed from an event of the run (the last two players left, the final table formed), not a clock."""
 MANAGEMENT_ACTS = ("stack", "disqualify")
 """Operator acts of rule 19 at a player's table."""
 ACT_KINDS = ("disqualify", "stack", "deposit", "adjustment", "mute", "cancel", "terminate", "restart")
@@ -330,6 +332,13 @@ def _wide_acts(plan: RunPlan, rng: random.Random) -> list[Act]:
         acts.append(Act("disqualify", rng.uniform(0, 1.5), target="last"))
         if rng.random() < 0.6:  # both of the last two, one after the other (or at the same instant)
             acts.append(Act("disqualify", rng.choice((0.0, rng.uniform(0, 1.5))), target="last"))
+    if rng.random() < 0.4:  # the button's player of the final table's first hand after its redraw
+        acts.append(Act("disqualify", rng.uniform(0.001, 0.05), target="final_button"))
+        if rng.random() < 0.5:
+            acts += [
+                Act("terminate", 0.06, target="final_button"),
+                Act("restart", rng.uniform(0.5, 5), target="final_button"),
+            ]
     for _ in range(rng.randint(2, 3)):
         acts.append(Act("stack", rng.uniform(0.2, 40)))
     for kind in ("deposit", "adjustment"):
@@ -402,6 +411,7 @@ class ChaosSimulation(Simulation):
         """Violations seen while the run played (an act's answer, a message dropped, a bad configuration)."""
         self.acts: Counter[str] = Counter()
         self._heads_up: list[Act] = [a for a in plan.acts if a.target == "last" and a.kind == "disqualify"]
+        self._final_table: list[Act] = [a for a in plan.acts if a.target == "final_button"]
         self._act_rng = random.Random(f"operator:{plan.seed}")
         self._patience = random.Random(f"patience:{plan.seed}")
         self.terminations: list[tuple[datetime, str]] = []
@@ -439,11 +449,37 @@ class ChaosSimulation(Simulation):
             self._request(f"{tid}'s page", functools.partial(lobby.tournament, tid), function="api", what="pages")
             self._request(f"{tid}'s standings", functools.partial(lobby.standings, tid), function="api", what="pages")
 
+    def register_again(self) -> None:
+        """A player leaves before the start and their app registers again with the key of the first registration:
+        never answered as registered while the player is not (a key names one request)."""
+        rng, tid = random.Random(f"register:{self.plan.seed}"), self.tournament_id
+        player = rng.choice(self.players)
+        registration, lobby = self.services.registration, self.services.lobby
+        left = self._request("unregister", lambda: registration.unregister(tid, player), 3, "api", "registration")
+        if left[0] != "ok":
+            return
+        self.faults.log.append(f"player {player} unregisters and registers again with the same key")
+        again = self._request(
+            "register", lambda: registration.register(tid, player, f"{tid}:{player}"), 3, "api", "registration"
+        )
+        if again[0] == "ok" and again[1].status in ("registered", "waitlisted"):
+            mine = self._request("registration", lambda: lobby.my_registration(tid, player), 3, "api", "pages")
+            if mine[0] == "ok" and mine[1].status != again[1].status:
+                self.found.append(
+                    f"idempotency: {player}'s key reused after unregistering answered {again[1].status}, "
+                    f"the registration is {mine[1].status}"
+                )
+        if again[0] != "ok":  # the key is spent: the app registers with a new one
+            self._request("register", lambda: registration.register(tid, player, f"{tid}:{player}:again"), 3, "api")
+
     def run_plan(self) -> None:
+        if self.plan.options.format is not TournamentFormat.SNG:
+            at = random.Random(f"register:{self.plan.seed}").uniform(-50, -5)
+            self.cloud.at(EPOCH + timedelta(minutes=at), self.register_again, "player")
         for minutes in (-60, 2, 30):
             self.cloud.at(EPOCH + timedelta(minutes=minutes), self.read_pages, "player")
         for act in self.plan.acts:
-            if not act.after_start and act.target != "last":
+            if not act.after_start and act.target not in TRIGGERED:
                 self.cloud.at(
                     EPOCH + timedelta(minutes=act.minute), functools.partial(self._scheduled, act), "operator"
                 )
@@ -457,20 +493,25 @@ class ChaosSimulation(Simulation):
             return
         self._scheduled_after_start = True
         for act in self.plan.acts:
-            if act.after_start and act.target != "last":
+            if act.after_start and act.target not in TRIGGERED:
                 self.cloud.at(
                     started + timedelta(minutes=act.minute), functools.partial(self._scheduled, act), "operator"
                 )
 
     def _after_hand(self, record: HandRecord) -> None:
         super()._after_hand(record)
-        if not self._heads_up:
+        if not (self._heads_up or self._final_table):
             return
         coordinator = self.store.coordinators.get(self.tournament_id)
-        if coordinator is not None and coordinator.state.remaining <= 2:
+        if coordinator is None:
+            return
+        acts: list[Act] = []
+        if self._heads_up and coordinator.state.remaining <= 2:
             acts, self._heads_up = self._heads_up, []
-            for act in acts:
-                self.cloud.after(act.minute * 60, functools.partial(self._scheduled, act), "operator")
+        if self._final_table and coordinator.state.final_table_formed:
+            acts, self._final_table = acts + self._final_table, []
+        for act in acts:
+            self.cloud.after(act.minute * 60, functools.partial(self._scheduled, act), "operator")
 
     def _saved(self, record: Record) -> None:
         super()._saved(record)
@@ -655,10 +696,11 @@ class ChaosSimulation(Simulation):
         )
 
     def _button_player(self) -> str | None:
-        """The player who drew the button at a table playing its first hand."""
+        """The player who drew the button at a table playing its first hand after a draw (rule 6)."""
         for record in sorted(self.store.stored_tables(self.tournament_id), key=lambda r: r.table_id):
-            table = record.table
-            if table.hand_number == 1 and table.hand_in_progress and table.button_seat is not None:
+            table, draw = record.table, record.table.button_draw
+            first = table.hand_number == 1 or (draw is not None and draw.hand == table.hand_number)
+            if first and table.hand_in_progress and table.button_seat is not None:
                 player = table.player_at(table.button_seat)
                 if player is not None:
                     return player
@@ -666,7 +708,7 @@ class ChaosSimulation(Simulation):
 
     def _act_disqualify(self, act: Act) -> None:
         seated = self._seated()
-        player = self._button_player() if act.target == "button" else None
+        player = self._button_player() if act.target in ("button", "final_button") else None
         if player is None and seated:
             player = self._act_rng.choice(seated)
         if player is None:
@@ -851,8 +893,9 @@ def violations(sim: Simulation) -> list[str]:
             )
     for player, amount in paid_in.items():
         if player in entrants:
-            # An entry records what was paid; one refunded in full after the start (rule 17.6) may keep it
-            if entrants[player].contribution.total_paid not in (amount - refunded[player], amount):
+            # An entry records what was paid; one refunded (a start that never dealt, rule 17.6) may keep it
+            paid = entrants[player].contribution.total_paid
+            if paid != amount - refunded[player] and not (refunded[player] and paid <= amount):
                 found.append(
                     f"charged without an entry: {player} paid {amount - refunded[player]}, "
                     f"entry records {entrants[player].contribution.total_paid}"
