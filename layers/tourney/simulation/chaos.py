@@ -69,6 +69,8 @@ ACT_KINDS = ("disqualify", "stack", "deposit", "adjustment", "mute", "cancel", "
 """Every operator act the API offers (``faults.operator_acts``, CONTRACT.md)."""
 LASTING_TARGETS = ("seat_batch", "deal_first_hands", "compensate", "try_restart", "coordinator", "watchdog")
 """Steps (``simulation/cloud.py``'s workflows) and functions (``infra/wiring.py``) a lasting fault takes down."""
+RECOVERY_STEPS = ("try_restart", "compensate", "watchdog")
+"""What refunds a tournament that never dealt (rule 17.6): while one is down, its 24 hours wait for the repair."""
 DEFAULT_PLAYERS_MAX = 40
 """Fields of 2 to this many players (``--players-max``, CONTRACT.md)."""
 LONG_DECISION_SECONDS = 60
@@ -957,7 +959,11 @@ def _liveness(
     elif t.status != "finished":
         found.append(f"liveness: {t.status} at the end of the run")
     should_start = t.start_at or t.started_at
-    late = ended is None or (should_start is not None and ended > should_start + REFUND_WITHIN)
+    refund_due = should_start + REFUND_WITHIN if should_start is not None else None
+    recovery_down = max((f.end for f in sim.faults.lasting if f.target in RECOVERY_STEPS), default=None)
+    if refund_due is not None and recovery_down is not None:
+        refund_due = max(refund_due, recovery_down + COMPENSATION_GRACE)  # the refund's own steps were down
+    late = ended is None or (refund_due is not None and ended > refund_due)
     if not sim.dealt and should_start is not None and t.status != "finished" and late:
         found.append(f"liveness: dealt no hand and not refunded within 24 hours of {should_start} (ended {ended})")
     for record in sim.hands_dealt_while_terminated():
