@@ -350,13 +350,16 @@ def _wide_acts(plan: RunPlan, rng: random.Random) -> list[Act]:
         acts.append(Act("mute", rng.uniform(-110, 20), after_start=False, target=rng.choice(("mute", "unmute"))))
     for _ in range(rng.randint(1, 2)):
         acts.append(Act("cancel", rng.uniform(0, 30)))
-    for _ in range(rng.randint(1, 2)):
-        acts.append(Act("restart", rng.uniform(0, 30)))
     terminations = [a for a in plan.acts if a.kind == "terminate"]
+    running_until = terminations[0].minute if terminations else 30
+    for _ in range(rng.randint(2, 3)):  # while it runs: refused (a restart of the scenario's termination is its own)
+        acts.append(Act("restart", rng.uniform(0, running_until)))
     if terminations:
         first = terminations[0]
         acts.append(Act("terminate", first.minute))  # sent twice at once: a double click
         acts.append(Act("terminate", first.minute + rng.uniform(0.1, 19)))
+        if rng.random() < 0.5:  # while it is compensated
+            acts.append(Act("terminate", first.minute + 20 + rng.uniform(0.01, 1)))
         for restart in [a for a in plan.acts if a.kind == "restart"]:
             acts.append(Act("restart", restart.minute))  # two restarts at once
     elif scenario in ("cancel_registering", "cancel_at_start"):
@@ -734,7 +737,23 @@ class ChaosSimulation(Simulation):
 
         answer = self._request("stack adjustment", call, attempts=3)
         self._request("stack adjustment", call)  # a duplicate delivery of the same request: it changes nothing
+        if answer[0] == "ok" and act.target != "anyone":
+            other = delta + self._act_rng.choice((1, 1_000))
+            again = self._request(
+                "stack adjustment", lambda: management.adjust_stack(tid, player, other, OPERATOR, "chaos", key)
+            )
+            self._reused("stack adjustment", f"{delta} chips", f"{other}", again)
         return answer
+
+    def _reused(self, name: str, first: str, other: str, again: Answer) -> None:
+        """A request re-sent under its key with another body: a 409 that changes nothing (a key names one request)."""
+        if again[0] == "ok":
+            self.found.append(f"idempotency: {name} of {first} re-sent with its key and {other} answered 2xx")
+        elif again[0] == "refused" and not isinstance(again[1], Conflict):
+            self.found.append(
+                f"idempotency: {name} re-sent with its key and another body refused with "
+                f"{type(again[1]).__name__}, not a conflict"
+            )
 
     def _money_target(self) -> str:
         rng = self._act_rng
@@ -775,13 +794,7 @@ class ChaosSimulation(Simulation):
         if act.target == "other" and first[0] == "ok":
             other = amount + rng.choice((1, 100, 5_000))
             again = self._request(name, send(player, other, key))
-            if again[0] == "ok":
-                self.found.append(f"idempotency: {name} of {amount} re-sent with its key and {other} answered 2xx")
-            elif again[0] == "refused" and not isinstance(again[1], Conflict):
-                self.found.append(
-                    f"idempotency: {name} re-sent with its key and another amount refused with "
-                    f"{type(again[1]).__name__}, not a conflict"
-                )
+            self._reused(name, str(amount), str(other), again)
         moved = self.store.money.balance(account) - before
         allowed = {amount} if first[0] == "ok" else {0} if first[0] == "refused" else {0, amount}
         if moved not in allowed:
@@ -793,8 +806,12 @@ class ChaosSimulation(Simulation):
         key = f"chaos-mute-{self.acts['mute']}-{rng.randrange(10**6)}"
         minutes = rng.choice((None, 5, 60))
         mute = functools.partial(management.mute, player, OPERATOR, "chaos", minutes, key)
-        self._request("mute", mute, attempts=3)
+        first = self._request("mute", mute, attempts=3)
         self._request("mute", mute)
+        if first[0] == "ok" and rng.random() < 0.5:
+            longer = (minutes or 0) + 30
+            again = self._request("mute", functools.partial(management.mute, player, OPERATOR, "chaos", longer, key))
+            self._reused("mute", f"{minutes} minutes", f"{longer} minutes", again)
         if act.target == "unmute":
             unmute = functools.partial(management.unmute, player, OPERATOR, "chaos", f"{key}-lift")
             self._request("unmute", unmute, attempts=3)
