@@ -29,7 +29,7 @@ from tourney.services.management import disqualified_leave
 from tourney.services.messages import HandEnded, RebuyClosed
 from tourney.services.records import TableRecord, TournamentRecord
 from tourney.services.register import start_when_full
-from tourney.services.start import cancel_before_start, give_up_start, start_given_up
+from tourney.services.start import cancel_before_start, give_up_start, start_given_up, start_missed
 from tourney.services.tables import after_write, arm, deal, retrying
 from tourney.services.views import RecoveryStep, Restarted, SweepReport, WatchReport
 
@@ -415,7 +415,8 @@ class RecoveryService:
     ) -> WatchReport:
         """Find stalled tables and set them going again, or terminate a tournament whose play stopped.
 
-        A lost hand end is sent again, a lost time-out re-armed, a failed start started again, a table a
+        A missed start (still registering a minute past its start time) started, a lost hand end sent
+        again, a lost time-out re-armed, a failed start started again, a table a
         restart left halted resumed, a lost recovery workflow requested again. Each tournament is checked
         on its own: one whose check raises is listed as ``failed`` and given to ``on_error`` (the handler
         logs it as an error), and the watch goes on with the others.
@@ -443,6 +444,10 @@ class RecoveryService:
 
     def _watch_one(self, t: TournamentRecord, now: datetime, found: _Watched) -> None:
         d = self._d
+        if start_missed(t, now):
+            d.workflows.start_tournament(t.tournament_id)  # one execution name: a start already running is a no-op
+            found.starting.append(t.tournament_id)
+            return
         if t.status is TournamentStatus.TERMINATED and t.ended_at is None:
             if self._recovery_lost(t, now):
                 found.recovering.append(t.tournament_id)

@@ -46,6 +46,9 @@ from tourney.services.views import BatchSeated, HandsDealt, StartDue
 
 BATCH_TABLES = 50
 START_GIVEN_UP = timedelta(hours=1)
+START_MISSED = timedelta(minutes=1)
+"""EventBridge Scheduler fires to the minute: a start still registering this long after its start time was missed
+(its schedule fired early, or was lost), and the watchdog, which runs every minute, starts it."""
 """A start that closed registration and dealt no hand this long after its start time (a Sit&Go: after it closed)
 is given up: the sweeper cancels it and refunds everyone in full (rule 17.6's 24 hours are the outer bound)."""
 REFUNDS_PER_UNIT = 15
@@ -170,6 +173,11 @@ def never_dealt(t: TournamentRecord) -> bool:
     return t.status is TournamentStatus.RUNNING and t.started_at is None and t.closed_at is not None
 
 
+def start_missed(t: TournamentRecord, now: datetime) -> bool:
+    """Whether ``t`` still takes registrations ``START_MISSED`` past its start time (rule 2: it starts then)."""
+    return t.status is TournamentStatus.REGISTERING and t.start_at is not None and now >= t.start_at + START_MISSED
+
+
 def start_given_up(t: TournamentRecord, now: datetime) -> bool:
     """Whether ``t`` closed registration, never dealt a hand, and its start is ``START_GIVEN_UP`` late (17.6)."""
     if not never_dealt(t) or t.closed_at is None:
@@ -231,8 +239,7 @@ class StartService:
         elif t.start_at is None:
             return StartDue(tid, False, "no start time")
         elif self._d.clock.now() < t.start_at:
-            # Fired early (the scheduler's clock and ours differ): the one-time schedule is gone, arm it again.
-            self._d.start_scheduler.schedule(tid, t.start_at)
+            # Fired early (the scheduler fires to the minute): the watchdog starts it once it is due (start_missed).
             return StartDue(tid, False, "not yet")
         self._d.workflows.start_tournament(tid)
         return StartDue(tid, True)
