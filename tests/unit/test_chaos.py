@@ -78,6 +78,15 @@ def test_rule_11_a_gap_between_tables_waits_for_the_restart_at_a_terminated_tour
     assert details["outcome"] == "refund_share"
 
 
+def test_rule_12_the_final_tables_redraw_may_seat_everyone_where_they_sat() -> None:
+    # Found by seed 1796123552 (fields to 12): the final table formed at a table whose four players the redraw
+    # seated in their own seats again (one chance in 24); the button drawn by cards put the big blind behind the
+    # last one, which the check read as rule 7's big blind moving backwards.
+    details, violations = run_one(plan_run(1_796_123_552, players_max=12))
+    assert violations == []
+    assert details["outcome"] == "restarted"
+
+
 def test_chaos_a_run_replays_exactly_from_its_seed() -> None:
     plan = plan_run(1_234_567, players_max=8)
     first, _ = run_one(plan)

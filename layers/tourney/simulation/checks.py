@@ -3,7 +3,7 @@
 After every hand (its ``HandRecord``): chips conserved in the hand; its deck
 and salts are those the table committed to when it dealt the hand (CONTRACT.md,
 'Provably fair deals'); the big blind moved to the next active seat when the
-table's players did not change (RULES.md, rule 7). Tournament-wide, after every
+table's players did not change and no button was drawn again (RULES.md, rules 7, 12). Tournament-wide, after every
 hand in small fields and every ``check_every`` hands in large ones, and at the end: the ledger's money
 invariant, every chip bought is in play (starting stacks, rebuys, add-ons,
 operators' adjustments), and the tables within one player of each other
@@ -32,6 +32,8 @@ class Checks:
         self._every = check_every
         self._last: dict[str, tuple[dict[int, str], int]] = {}
         self._dealt: dict[str, int] = {}
+        self._drawn: dict[str, int] = {}
+        """Table -> the hand dealt from its latest button draw: its button comes from the cards, not rule 7."""
         self._commitments: dict[tuple[str, int], tuple[tuple[int, ...], tuple[str, ...] | None]] = {}
         """(table, hand) -> the deck and salts the table committed to when it dealt the hand."""
         self.hands = 0
@@ -39,12 +41,16 @@ class Checks:
         self.count = 0
 
     def after_table_saved(self, record: TableRecord) -> None:
-        """A table was written: a hand just dealt has the deck and salts of its commitment taken."""
+        """A table was written: a hand just dealt has the deck and salts of its commitment taken, and a hand
+        dealt from a new button draw (the final table's redraw) is remembered."""
         table = record.table
         number = table.hand_number
         if self._dealt.get(record.table_id) == number or table.hand is None:
             return
         self._dealt[record.table_id] = number
+        draw = table.button_draw
+        if draw is not None and getattr(draw, "hand", 0) == number:
+            self._drawn[record.table_id] = number
         hand = table.hand
         self._commitments[(record.table_id, number)] = (hand.deck, hand.salts)
 
@@ -76,8 +82,8 @@ class Checks:
         big_blind = int(raw["big_blind_seat"])
         previous = self._last.get(record.table_id)
         self._last[record.table_id] = (dealt, big_blind)
-        if previous is None or previous[0] != dealt:
-            return
+        if previous is None or previous[0] != dealt or self._drawn.get(record.table_id) == record.hand_number:
+            return  # other players, or the button drawn again (the final table's redraw may keep every seat)
         expected = first_active_after(previous[1], dealt)
         if big_blind != expected:
             raise SimulationError(
