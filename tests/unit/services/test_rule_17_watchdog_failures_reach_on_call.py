@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import pytest
 from tourney.adapters.memory import FrozenClock
-from tourney.entrypoints.observability import logger
+from tourney.entrypoints.observability import logger, metrics
 from tourney.services.bootstrap import Services
 from tourney.services.records import TableRecord
 
@@ -38,6 +38,7 @@ def test_rule_17_the_watchdog_logs_and_counts_a_tournament_whose_check_raised(
     handler.emit = records.append  # type: ignore[method-assign]
     logger.addHandler(handler)
     capfd.readouterr()
+    metrics.clear_metrics()  # another test's watchdog call in this process may have left its values unflushed
     # When the watchdog's schedule fires
     try:
         report = watchdog({}, context)
