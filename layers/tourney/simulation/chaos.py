@@ -31,7 +31,7 @@ import random
 import sys
 import traceback
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -102,6 +102,9 @@ class Act:
     minute: float
     after_start: bool = True
     target: str = "random"
+    race: bool = False
+    """Sent while another request is in flight: it runs inside the next commit of any (``MemoryStore.before_commit``),
+    so that commit finds what it read changed, as two requests racing on DynamoDB do."""
 
 
 @dataclass(frozen=True)
@@ -183,6 +186,11 @@ def plan_run(seed: int, players_max: int = DEFAULT_PLAYERS_MAX, *, wide: bool = 
     )
     narrow = RunPlan(seed, scenario, options, tuple(acts), body=_narrow_body(options, seed))
     return _widened(narrow) if wide else narrow
+
+
+def _racing_first(acts: Sequence[Act]) -> list[Act]:
+    """Acts that race scheduled before the others of their instant: armed first, they run inside the others'."""
+    return sorted(acts, key=lambda act: not act.race)
 
 
 def _narrow_body(o: SimulationOptions, seed: int) -> dict[str, Any]:
@@ -332,8 +340,8 @@ def _wide_acts(plan: RunPlan, rng: random.Random) -> list[Act]:
             acts += [Act("terminate", terminated), Act("restart", terminated + rng.uniform(0.3, 10))]
     if rng.random() < 0.6:
         acts.append(Act("disqualify", rng.uniform(0, 1.5), target="last"))
-        if rng.random() < 0.6:  # both of the last two, one after the other (or at the same instant)
-            acts.append(Act("disqualify", rng.choice((0.0, rng.uniform(0, 1.5))), target="last"))
+        if rng.random() < 0.6:  # both of the last two, one after the other or racing
+            acts.append(Act("disqualify", rng.uniform(0, 1.5), target="last", race=rng.random() < 0.5))
     if rng.random() < 0.4:  # the button's player of the final table's first hand after its redraw
         acts.append(Act("disqualify", rng.uniform(0.001, 0.05), target="final_button"))
         if rng.random() < 0.5:
@@ -356,12 +364,12 @@ def _wide_acts(plan: RunPlan, rng: random.Random) -> list[Act]:
         acts.append(Act("restart", rng.uniform(0, running_until)))
     if terminations:
         first = terminations[0]
-        acts.append(Act("terminate", first.minute))  # sent twice at once: a double click
+        acts.append(Act("terminate", first.minute, race=True))  # sent twice at once: a double click
         acts.append(Act("terminate", first.minute + rng.uniform(0.1, 19)))
         if rng.random() < 0.5:  # while it is compensated
             acts.append(Act("terminate", first.minute + 20 + rng.uniform(0.01, 1)))
         for restart in [a for a in plan.acts if a.kind == "restart"]:
-            acts.append(Act("restart", restart.minute))  # two restarts at once
+            acts.append(Act("restart", restart.minute, race=True))  # two restarts at once
     elif scenario in ("cancel_registering", "cancel_at_start"):
         cancel = plan.acts[0]
         acts.append(Act("terminate", cancel.minute + rng.uniform(0, 0.5), after_start=False))
@@ -483,7 +491,7 @@ class ChaosSimulation(Simulation):
             self.cloud.at(EPOCH + timedelta(minutes=at), self.register_again, "player")
         for minutes in (-60, 2, 30):
             self.cloud.at(EPOCH + timedelta(minutes=minutes), self.read_pages, "player")
-        for act in self.plan.acts:
+        for act in _racing_first(self.plan.acts):
             if not act.after_start and act.target not in TRIGGERED:
                 self.cloud.at(
                     EPOCH + timedelta(minutes=act.minute), functools.partial(self._scheduled, act), "operator"
@@ -497,7 +505,7 @@ class ChaosSimulation(Simulation):
         if started is None:
             return
         self._scheduled_after_start = True
-        for act in self.plan.acts:
+        for act in _racing_first(self.plan.acts):
             if act.after_start and act.target not in TRIGGERED:
                 self.cloud.at(
                     started + timedelta(minutes=act.minute), functools.partial(self._scheduled, act), "operator"
@@ -515,7 +523,7 @@ class ChaosSimulation(Simulation):
             acts, self._heads_up = self._heads_up, []
         if self._final_table and coordinator.state.final_table_formed:
             acts, self._final_table = acts + self._final_table, []
-        for act in acts:
+        for act in _racing_first(acts):
             self.cloud.after(act.minute * 60, functools.partial(self._scheduled, act), "operator")
 
     def _saved(self, record: Record) -> None:
@@ -660,8 +668,27 @@ class ChaosSimulation(Simulation):
         self.faults.counts.operator_acts += 1
         self.acts[act.kind] += 1
         self.faults.log.append(f"operator {act.kind} ({act.target}) at {self.cloud.now().isoformat()}")
+        if act.race:
+            self._race(act)
+            return None
         answer: Answer | None = getattr(self, f"_act_{act.kind}")(act)
         return answer
+
+    def _race(self, act: Act) -> None:
+        """``act`` inside the next commit, whatever commits next; sent alone if nothing commits meanwhile."""
+        store, before = self.store, self.store.before_commit
+        sent = False
+
+        def send() -> None:
+            nonlocal sent
+            if sent:
+                return
+            sent = True
+            store.before_commit = before
+            getattr(self, f"_act_{act.kind}")(act)
+
+        store.before_commit = send
+        self.cloud.after(0.001, send, "operator")
 
     def acts_after_the_end(self) -> None:
         """Once the tournament ended, every act on it is refused: nothing is terminated, restarted, cancelled,
