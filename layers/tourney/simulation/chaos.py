@@ -266,6 +266,8 @@ def _wide_body(plan: RunPlan, rng: random.Random) -> dict[str, Any]:
         body["guarantee"] = rng.choice((0, o.buy_in * o.players * 10, 1))
     if rng.random() < 0.2 and o.format is not TournamentFormat.SNG:
         body["min_players"] = rng.randint(2, o.players + 2)
+    if rng.random() < 0.1 and plan.scenario != "refund_share":  # a freeroll, the house's guarantee its only pool
+        body.update(buy_in=0, entry_fee=0, guarantee=rng.choice((0, 10_000)))
     for name in WIDENED_FIELDS:
         if _accepted(body):
             break
