@@ -4,6 +4,7 @@
     tourney bench balancing
     tourney bench simulation [--players N] [--seed S]
     tourney bench cold-start [--runs R]
+    tourney bench capacity --players N [--minutes M] [--seed S] [--json]
 
 ``engine`` (CONTRACT.md, ``tourney bench``): our hand engine against pokerkit
 and our evaluator against treys, side by side in one run on the same seeded
@@ -54,6 +55,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     simulation.add_argument("--players", type=_positive, default=10_000, help="entrants (10,000)")
     simulation.add_argument("--seed", type=int, default=1, help="seeds the simulation (1)")
     simulation.set_defaults(_run=_run_simulation)
+    capacity = benchmarks.add_parser(
+        "capacity",
+        help="one freezeout in the simulated cloud with AWS modeled: latency, limits, cost",
+        description="One freezeout of N players from the opening of registration through the start and M minutes "
+        "of play, then a termination and its compensation, through the services in the simulated cloud with AWS "
+        "modeled (simulation/aws): latencies, partition and concurrency limits, FIFO batches, cost.",
+    )
+    capacity.add_argument("--players", type=_positive, required=True, help="entrants")
+    capacity.add_argument("--minutes", type=float, default=30.0, help="minutes of play before the termination (30)")
+    capacity.add_argument("--seed", type=int, default=1, help="seeds the simulation and the model (1)")
+    capacity.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
+    capacity.set_defaults(_run=_run_capacity)
     cold = benchmarks.add_parser("cold-start", help="import time of each Lambda handler module (target < 300 ms)")
     cold.add_argument("--runs", type=_positive, default=7, help="fresh interpreters per function; the median (7)")
     cold.set_defaults(_run=_run_cold_start)
@@ -62,6 +75,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     result: int = args._run(args)
     return result
+
+
+def _run_capacity(args: argparse.Namespace) -> int:
+    from bench.capacity import ProgressLine, measure_capacity
+
+    progress = ProgressLine()
+    try:
+        report = measure_capacity(args.players, args.minutes, args.seed, progress)
+    finally:
+        progress.close()
+    if args.json:
+        print(json.dumps(report))
+    else:
+        for key, value in report.items():
+            print(f"{key}: {json.dumps(value)}")
+    return 0
 
 
 def _run_engine(args: argparse.Namespace) -> int:

@@ -33,7 +33,7 @@ from collections import deque
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from infra import wiring
 from tourney.adapters.memory import MemoryStore
@@ -51,6 +51,10 @@ from tourney.services.messages import (
 from tourney.services.records import Record
 from tourney.simulation.faults import NO_FAULTS, CrashPoint, FaultPlan
 from tourney.simulation.permissions import AccessDenied, ChatLogAs, Grants, StoreAs, View
+
+if TYPE_CHECKING:
+    from tourney.simulation.aws.delivery import FifoBatches
+    from tourney.simulation.aws.model import AwsModel, Invocation
 
 T = TypeVar("T")
 
@@ -180,10 +184,26 @@ class VirtualClock:
 class Cloud:
     """The event loop and the adapters of the ports that carry messages and time."""
 
-    def __init__(self, start: datetime, faults: FaultPlan = NO_FAULTS, *, copy_records: bool = True) -> None:
+    def __init__(
+        self,
+        start: datetime,
+        faults: FaultPlan = NO_FAULTS,
+        *,
+        copy_records: bool = True,
+        aws: AwsModel | None = None,
+    ) -> None:
         self.clock = VirtualClock(start)
+        self.aws = aws
+        """AWS modeled (latency, capacity, cost: ``simulation/aws``), or None: every call instant and free."""
+        self._run: Invocation | None = None
+        """With ``aws``: the running invocation, which every call the adapters and the store make is charged to."""
+        self.last_run: Invocation | None = None
+        """With ``aws``: the last invocation that ran (None: it was throttled), and ``last_end`` when it ended."""
+        self.last_end = 0.0
         self.faults = faults
         self.store = MemoryStore(copy_records=copy_records)
+        self.delivery_seconds = DELIVERY_SECONDS if aws is None else aws.latencies.sqs_to_lambda
+        self.task_seconds = TASK_SECONDS if aws is None else aws.latencies.state_transition
         """The whole store, as the harness reads it; the services reach it as the running function does."""
         self.refusals: list[AccessDenied] = []
         """Every call refused as AWS would refuse it (a permission or an environment variable the wiring lacks),
@@ -216,8 +236,13 @@ class Cloud:
         self.workflows = _Workflows(self)
         self.pushes = _Pushes(self)
         self.on_armed: Callable[[TimeoutDue, float], None] = lambda message, delay: None
+        store: Any = self._store_as
+        if aws is not None:
+            from tourney.simulation.aws.store import MeteredStore
+
+            store = MeteredStore(self._store_as, lambda: self._run)
         self.services: Services = bootstrap(
-            store=self._store_as,
+            store=store,
             pushes=self.pushes,
             timers=self.timers,
             coordination=self.coordination,
@@ -242,7 +267,14 @@ class Cloud:
         Events of one fixed delay fall due in the order they were sent, so they wait in a FIFO lane with only
         its head in the heap: a large field's thousands of pending time-outs cost the heap nothing. The order
         of events is the heap's order either way: (time, then the order sent).
+
+        With AWS modeled, a delay sent by a running invocation counts from the moment of its call (the
+        invocation's start plus what its calls took so far), and takes no lane (its due times are not in send order).
         """
+        run = self._run
+        if run is not None:
+            seconds += run.watch.elapsed
+            fixed = False
         if not fixed:
             self._push(self._micros + _micros(seconds), action)
             return
@@ -275,12 +307,31 @@ class Cloud:
         period = _rate_seconds(SCHEDULES[name].expression)
 
         function = SCHEDULES[name].function
+        if self.aws is not None:
+            self._every_to_the_minute(name, first, period, function, action)
+            return
 
         def tick() -> None:
             self.invoke(function, action)
             self.after(period, tick, name)
 
         self.at(first, tick, name)
+
+    def _every_to_the_minute(
+        self, name: str, first: datetime, period: float, function: str, action: Callable[[], object]
+    ) -> None:
+        """``every`` as EventBridge Scheduler fires it: each time at a moment of its minute."""
+        from tourney.simulation.aws.latency import scheduled_fire
+
+        aws = self.aws
+        assert aws is not None
+        nominal = (first - self._start).total_seconds()
+
+        def tick(due: float) -> None:
+            self.invoke(function, action)
+            self._push(_micros(scheduled_fire(due + period, aws.rng)), lambda: tick(due + period))
+
+        self._push(_micros(scheduled_fire(nominal, aws.rng)), lambda: tick(nominal))
 
     # -- invocations and the faults that kill them ----------------------------------
 
@@ -334,11 +385,42 @@ class Cloud:
         as stale, or when AWS refused one of its calls (kept in ``refusals``)."""
         previous = self._become(function)
         try:
+            if self.aws is not None:
+                return self._modeled(function, call, self._invoke)
             return self._invoke(function, call)
         except AccessDenied:  # kept in ``refusals`` as it was raised
             return False, None
         finally:
             self._become(previous)
+
+    def model_now(self) -> float:
+        """The clock in seconds since the start, with what the running invocation's calls took so far."""
+        run = self._run
+        return self._micros / 1e6 + (run.watch.elapsed if run is not None else 0.0)
+
+    def _modeled(
+        self, function: str, call: Callable[[], T], inner: Callable[[str, Callable[[], T]], tuple[bool, T | None]]
+    ) -> tuple[bool, T | None]:
+        """``inner`` as one invocation in the AWS model: admitted at the function's reservation (None in ``last_run``
+        when throttled: the trigger retries), its calls charged to it, failed as AWS fails it (a request throttled
+        through the SDK's retries, a write meeting a transaction, an item over 400 KB), ended and billed."""
+        from tourney.simulation.aws.items import ItemTooLarge
+        from tourney.simulation.aws.model import Failure
+
+        aws = self.aws
+        assert aws is not None
+        run = aws.invocation(function, self._micros / 1e6)
+        self.last_run = run
+        if run is None:
+            return False, None
+        outer, self._run = self._run, run
+        try:
+            return inner(function, call)
+        except (Failure, ItemTooLarge):
+            return False, None
+        finally:
+            self._run = outer
+            self.last_end = aws.finish(run)
 
     def _invoke(self, function: str, call: Callable[[], T]) -> tuple[bool, T | None]:
         if not self.faults.crash:  # nothing dies: the invocation is the call
@@ -370,6 +452,11 @@ class Cloud:
         answer (True, None); a death, or a call AWS refused (kept in ``refusals``), a 5xx (False, None)."""
         previous = self._become(function)
         try:
+            if self.aws is not None:
+                if not self.aws.through_stage("WEBSOCKET" if function == "ws" else "HTTP", self.model_now()):
+                    self.last_run = None
+                    return False, None  # a 429: no function runs
+                return self._modeled(function, call, self._invoke_api)
             return self._invoke_api(function, call)
         except AccessDenied:  # kept in ``refusals`` as it was raised
             return False, None
@@ -403,6 +490,11 @@ class Cloud:
         ok, _ = self.invoke(spec.consumer, functools.partial(consume, message))
         if ok:
             return
+        if self.aws is not None and self.last_run is None:  # throttled: SQS keeps it, the poller tries again
+            free = self.aws.next_free(spec.consumer)
+            again = functools.partial(self.deliver, queue, message, consume, receives)
+            self._push(self._micros if free is None else _micros(free), again)
+            return
         if receives >= spec.max_receive_count:
             self.dead_letters.append(message)
             return
@@ -416,13 +508,15 @@ class Cloud:
         """A standard queue's send: the fault plan may deliver it twice, or late (so out of order)."""
         faults = self.faults
         deliver = functools.partial(self.deliver, queue, message, consume)
+        if self._run is not None:
+            self._run.send(fifo=False)
         if not (faults.duplicate or faults.late):  # once and on time (``delivery`` draws nothing then)
-            self.after(delay + DELIVERY_SECONDS, deliver, queue, fixed=True)
+            self.after(delay + self.delivery_seconds, deliver, queue, fixed=True)
             return
         copies, extra = faults.delivery(queue)
         for copy in range(copies):
             late = extra if copy == 0 else extra + faults.duplicate_lag()
-            self.after(delay + DELIVERY_SECONDS + late, deliver, queue, fixed=not late)
+            self.after(delay + self.delivery_seconds + late, deliver, queue, fixed=not late)
 
     # -- workflows -----------------------------------------------------------------
 
@@ -431,7 +525,9 @@ class Cloud:
         if name in self.executions:
             return
         execution = self.executions[name] = Execution(name, workflow, started=self.now())
-        self.after(TASK_SECONDS, lambda: self._advance(execution, body, None), name, fixed=True)
+        if self._run is not None:
+            self._run.start_execution()
+        self.after(self.task_seconds, lambda: self._advance(execution, body, None), name, fixed=True)
 
     def _advance(self, execution: Execution, body: Workflow, answer: Any) -> None:
         limit = timedelta(minutes=wiring.WORKFLOWS_BY_NAME[execution.workflow].timeout_minutes)
@@ -444,6 +540,8 @@ class Cloud:
         except StopIteration:
             execution.status = "succeeded"
             return
+        if self.aws is not None:
+            self.aws.cost.state_transitions(1)
         if isinstance(state, Wait):
             self.after(state.seconds, lambda: self._advance(execution, body, None), execution.name)
             return
@@ -457,11 +555,14 @@ class Cloud:
             ok, answer = self.invoke(function, task.call)
         if ok:
             execution.answers.append((task.step, answer))
-            self.after(TASK_SECONDS, lambda: self._advance(execution, body, answer), execution.name, fixed=True)
+            after_end = self.task_seconds
+            if self.aws is not None:  # the next state follows the task's end
+                after_end += max(0.0, self.last_end - self._micros / 1e6)
+            self.after(after_end, lambda: self._advance(execution, body, answer), execution.name, fixed=True)
             return
         interval, backoff, attempts = TASK_RETRY
         if attempt >= attempts and task.catch:
-            self.after(TASK_SECONDS, lambda: self._advance(execution, body, CAUGHT), execution.name)
+            self.after(self.task_seconds, lambda: self._advance(execution, body, CAUGHT), execution.name)
             return
         if attempt >= attempts:
             execution.status, execution.error = "failed", f"{task.step} failed {attempt} times"
@@ -508,6 +609,12 @@ class _Fifo:
         """Deduplication id -> when a message with it was last enqueued, for the window SQS keeps."""
         self._sent_order: deque[tuple[datetime, str]] = deque()
         self.deduplicated = 0
+        self.batches: FifoBatches | None = None
+        """With AWS modeled: a group delivers a batch of up to 10 at a time, busy until its invocation ends."""
+        if cloud.aws is not None:
+            from tourney.simulation.aws.delivery import FifoBatches
+
+            self.batches = FifoBatches(cloud)
 
     def hand_ended(self, message: HandEnded) -> None:
         self._send(message)
@@ -534,22 +641,30 @@ class _Fifo:
         grants = self._cloud.grants
         if grants is not None:
             grants.send("coordinator")
+        if self._cloud._run is not None:
+            self._cloud._run.send(fifo=True)
         if not self._first_in_window(message):
             return  # accepted by the queue and dropped, as SQS FIFO does (the adapter sets the same id)
         copies, late = self._cloud.faults.delivery("coordinator")
         group = self._groups.setdefault(message.tournament_id, deque())
         for _ in range(copies):
             group.append((message, 1))
-        self._poll(message.tournament_id, DELIVERY_SECONDS + late)
+        if self.batches is not None:
+            self.batches.sent(message)
+        self._poll(message.tournament_id, self._cloud.delivery_seconds + late)
 
     def _poll(self, group_id: str, delay: float) -> None:
         if group_id in self._busy or not self._groups.get(group_id):
             return
         self._busy.add(group_id)
-        self._cloud.after(delay, lambda: self._deliver(group_id), "coordinator", fixed=delay == DELIVERY_SECONDS)
+        fixed = delay == DELIVERY_SECONDS and self.batches is None
+        self._cloud.after(delay, lambda: self._deliver(group_id), "coordinator", fixed=fixed)
 
     def _deliver(self, group_id: str) -> None:
         cloud = self._cloud
+        if self.batches is not None:
+            self.batches.deliver(self, group_id)
+            return
         group = self._groups[group_id]
         message, receives = group[0]
         ok, _ = cloud.invoke("coordinator", lambda: cloud.services.coordinator.on_hand_ended(message))
@@ -591,6 +706,11 @@ class _StartScheduler:
                 cloud.after(min(60.0 * attempt, 900.0), lambda: fire(attempt + 1), "start schedule retry")
 
         copies, late = cloud.faults.delivery("start")
+        if cloud.aws is not None:  # EventBridge Scheduler fires within the minute, not to the second
+            from tourney.simulation.aws.latency import scheduled_fire
+
+            due = scheduled_fire((at - cloud._start).total_seconds(), cloud.aws.rng)
+            at = cloud._start + timedelta(seconds=due)
         for copy in range(copies):
             cloud.at(at + timedelta(seconds=late + copy * cloud.faults.duplicate_lag()), fire, "start schedule")
 
@@ -647,15 +767,33 @@ class _Pushes:
         self, tournament_id: str, table_id: str, everyone: Mapping[str, Any], personal: Mapping[str, Mapping[str, Any]]
     ) -> None:
         self._may_push()
+        if self._cloud._run is not None:
+            charge_table_posts(self._cloud, self._cloud._run, tournament_id, table_id)
 
     def to_table_views(
         self, tournament_id: str, table_id: str, view: Callable[[str | None], Mapping[str, Any]]
     ) -> None:
         self._may_push()
+        if self._cloud._run is not None:
+            charge_table_posts(self._cloud, self._cloud._run, tournament_id, table_id)
 
     def to_player(self, player_id: str, message: Mapping[str, Any]) -> None:
         self._may_push()
+        if self._cloud._run is not None:
+            charge_player_posts(self._cloud._run, player_id)
         self.on_player_message(player_id, dict(message))
+
+
+def charge_table_posts(cloud: Cloud, run: Invocation, tournament_id: str, table_id: str) -> None:
+    from tourney.simulation.aws.delivery import charge_table_posts as charge
+
+    charge(cloud.store, run, tournament_id, table_id)
+
+
+def charge_player_posts(run: Invocation, player_id: str) -> None:
+    from tourney.simulation.aws.delivery import charge_player_posts as charge
+
+    charge(run, player_id)
 
 
 # -- the workflows, state by state as infra/workflows.py declares them ------------------

@@ -1,0 +1,124 @@
+"""What the simulated cloud does differently with AWS modeled: FIFO batches and the pushes' requests.
+
+:class:`FifoBatches` delivers a tournament's FIFO message group as SQS and Lambda's event source do: one batch of
+at most the event source's ``BatchSize`` (10) in one invocation, its messages processed in order, the first failure
+stopping the batch (``SqsFifoPartialProcessor``: what it did not finish goes back to the head, in order), the group
+busy until the invocation ends (never two batches in flight), polled again ``sqs_to_lambda`` after it. A delivery
+throttled at the function's reservation is tried again when a slot frees, without counting a receive (the event
+source's maximum concurrency equals the reservation, so SQS keeps the message).
+
+:func:`charge_table_posts` and :func:`charge_player_posts` charge a push as ``adapters/aws.py`` makes it: a Query of
+the connections' index (eventually consistent), then one post per connection, one after the other.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from tourney.domain.errors import IGNORED_BY_TRIGGERS, NotFound
+from tourney.simulation.aws.items import Consistency
+
+if TYPE_CHECKING:
+    from tourney.adapters.memory import MemoryStore
+    from tourney.services.messages import HandEnded, RebuyClosed
+    from tourney.simulation.aws.model import Invocation
+    from tourney.simulation.cloud import Cloud, _Fifo
+
+    Message = HandEnded | RebuyClosed
+
+CONNECTION_ITEM_BYTES = 160
+"""A connection's item as the connections table stores it (connection id, player, table, expiry)."""
+CONNECTIONS_TABLE = "tourney-connections"
+DEFAULT_BATCH_SIZE = 10
+
+
+def _key(message: Any) -> tuple[str, str, int, str]:
+    return (message.tournament_id, message.table, message.hand, message.kind)
+
+
+class FifoBatches:
+    """The coordinator's FIFO groups, a batch at a time (``_Fifo`` keeps the groups and the deduplication)."""
+
+    def __init__(self, cloud: Cloud) -> None:
+        self.cloud = cloud
+        aws = cloud.aws
+        assert aws is not None
+        self.batch_size = aws.function("coordinator").batch_size or DEFAULT_BATCH_SIZE
+        self._sent_at: dict[tuple[str, str, int, str], float] = {}
+        self.on_settled: Callable[[Message, float, float], None] | None = None
+        """Called with each message processed, when it was sent and when its batch's invocation ended."""
+        self.batches = 0
+        self.largest_batch = 0
+
+    def sent(self, message: Message) -> None:
+        self._sent_at.setdefault(_key(message), self.cloud.model_now())
+
+    def deliver(self, fifo: _Fifo, group_id: str) -> None:
+        from tourney.simulation.cloud import QUEUES
+
+        cloud = self.cloud
+        aws = cloud.aws
+        assert aws is not None
+        group = fifo._groups[group_id]
+        batch = list(itertools.islice(group, self.batch_size))
+        coordinator = cloud.services.coordinator
+        done = 0
+
+        def handle() -> None:
+            nonlocal done
+            for message, _ in batch:
+                with contextlib.suppress(*IGNORED_BY_TRIGGERS):
+                    coordinator.on_hand_ended(message)
+                done += 1
+
+        ok, _ = cloud.invoke("coordinator", handle)
+        now = cloud.model_now()
+        if cloud.last_run is None:  # throttled at the reservation: the group stays busy until a slot frees
+            free = aws.next_free("coordinator")
+            cloud.after(max(0.0, (free or now) - now), lambda: self.deliver(fifo, group_id), "coordinator")
+            return
+        end = cloud.last_end
+        self.batches += 1
+        self.largest_batch = max(self.largest_batch, len(batch))
+        for _ in range(done):
+            message, _ = group.popleft()
+            sent = self._sent_at.pop(_key(message), end)
+            if self.on_settled is not None:
+                self.on_settled(message, sent, end)
+        wait = max(0.0, end - now)  # the group stays busy until the batch's invocation ends
+        if not ok and group and done < len(batch):
+            spec = QUEUES["coordinator"]
+            message, receives = group[0]
+            if receives >= spec.max_receive_count:
+                group.popleft()
+                self._sent_at.pop(_key(message), None)
+                cloud.dead_letters.append(message)
+            else:  # back to the head, seen again after the visibility timeout
+                group[0] = (message, receives + 1)
+                wait = max(wait, spec.visibility_timeout_seconds - cloud.delivery_seconds)
+        cloud.after(wait, lambda: self._free(fifo, group_id), "coordinator")
+
+    def _free(self, fifo: _Fifo, group_id: str) -> None:
+        fifo._busy.discard(group_id)
+        fifo._poll(group_id, self.cloud.delivery_seconds)
+
+
+def charge_table_posts(store: MemoryStore, run: Invocation, tournament_id: str, table_id: str) -> None:
+    """A push to a table: the Query of its subscribers, then a post to each (its seated players)."""
+    try:
+        seated = len(store.stored_table(tournament_id, table_id).table.seats)
+    except NotFound:
+        seated = 0
+    partition = f"{CONNECTIONS_TABLE}/table#{tournament_id}#{table_id}"
+    run.query(partition, [CONNECTION_ITEM_BYTES] * seated, Consistency.EVENTUAL)
+    if seated:
+        run.post(seated)
+
+
+def charge_player_posts(run: Invocation, player_id: str) -> None:
+    """A push to one player: the Query of the player's connections, then a post to the one found."""
+    run.query(f"{CONNECTIONS_TABLE}/player#{player_id}", [CONNECTION_ITEM_BYTES], Consistency.EVENTUAL)
+    run.post(1)

@@ -1,0 +1,126 @@
+"""``tourney bench capacity``: the simulated cloud with AWS modeled, and the report it gives (CONTRACT.md)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from tourney.cli import main
+from tourney.simulation.aws.model import AwsModel
+from tourney.simulation.aws.records import StoredItem
+from tourney.simulation.aws.requests import Request
+from tourney.simulation.cloud import Cloud
+
+from bench.capacity import measure_capacity, template_limits
+
+START = datetime(2026, 1, 1, 16, 0, tzinfo=UTC)
+CONTRACT_FIELDS = {
+    "players", "tables", "minutes", "seed", "wall_s", "peak_rss_mb", "registration", "start", "hand_gap_ms",
+    "hands_per_table_per_hour", "coordination_lag_ms", "hottest_key", "throttled_requests", "item_max_bytes",
+    "lambda_peak_concurrency", "compensation_s", "cost_per_1000_hands_usd", "requests_per_1000_hands",
+}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def small() -> dict[str, Any]:
+    return measure_capacity(60, minutes=5, seed=1)
+
+
+def test_the_report_has_every_field_of_the_contract_with_sane_values(small: dict[str, Any]) -> None:
+    # Given a freezeout of 60 players, 5 minutes of play, then a termination and its compensation (the fixture)
+    report = small
+
+    # Then every field of the contract is there
+    assert set(report) >= CONTRACT_FIELDS
+    assert (report["players"], report["tables"], report["minutes"], report["seed"]) == (60, 7, 5.0, 1)
+    assert set(report["registration"]) >= {"per_s", "p99_ms", "throttled"}
+    assert report["registration"]["registered"] == 60
+    assert 0 < report["registration"]["p99_ms"] < 5_000
+    assert 0 <= report["start"]["first_deal_s"] <= report["start"]["last_deal_s"] < 120
+    for spread in (report["hand_gap_ms"], report["coordination_lag_ms"]):
+        assert 0 < spread["p50"] <= spread["p99"] <= spread["max"]
+    assert 20 < report["hands_per_table_per_hour"] < 200
+    assert report["hottest_key"]["key"] and report["hottest_key"]["wcu_per_s"] > 0
+    assert report["throttled_requests"] >= 0 and 1_000 < report["item_max_bytes"] < 400 * 1024
+    assert report["lambda_peak_concurrency"]["coordinator"] == 1  # one tournament: one FIFO group
+    assert report["compensation_s"] is not None and 0 <= report["compensation_s"] < 3_600
+    costs = report["cost_per_1000_hands_usd"]
+    assert set(costs) == {"total", "dynamodb", "lambda", "websocket", "http", "sqs", "step_functions"}
+    assert costs["total"] == pytest.approx(sum(v for k, v in costs.items() if k != "total"), abs=1e-3)
+    assert all(costs[k] > 0 for k in costs)
+    assert set(report["requests_per_1000_hands"]) == set(costs) - {"total"}
+    assert report["status"] == "terminated"
+
+
+def test_the_command_prints_the_report_as_one_json_object(capsys: pytest.CaptureFixture[str]) -> None:
+    # When the benchmark runs from the command line with --json
+    assert main(["bench", "capacity", "--players", "20", "--minutes", "2", "--json"]) == 0
+
+    # Then it prints one object with the contract's fields (and no progress line: stderr is not a terminal)
+    out, err = capsys.readouterr()
+    assert set(json.loads(out)) >= CONTRACT_FIELDS
+    assert err == ""
+
+
+def test_a_tournaments_hand_ends_queue_in_its_fifo_group_so_coordination_lags_grow_with_tables(
+    small: dict[str, Any],
+) -> None:
+    # Given the 60-player run, and a field of 450 (50 tables) sending its hand ends through the same one group
+    large = measure_capacity(450, minutes=3, seed=1)
+
+    # Then the coordinator never ran two batches of the tournament at once, batches carried several hand ends
+    # when the tables outran it, and a settlement waited longer behind the others
+    assert large["lambda_peak_concurrency"]["coordinator"] == 1
+    assert large["coordinator"]["largest_batch"] > 1
+    assert large["coordinator"]["batches"] < large["coordinator"]["hand_ends"]
+    assert large["coordination_lag_ms"]["p99"] > 1.5 * small["coordination_lag_ms"]["p99"]
+
+
+def test_an_invocation_lasts_its_calls_in_sequence_and_its_delays_count_from_each_call() -> None:
+    # Given the simulated cloud with AWS modeled
+    model = AwsModel(limits=template_limits())
+    cloud = Cloud(START, aws=model)
+    fired: list[float] = []
+    item = StoredItem("tourney-tables", "tables#t1#0", "table#0001", size=2_000)
+
+    def three_calls() -> None:
+        run = cloud._run
+        assert run is not None
+        run.get(item)
+        run.write(item)
+        cloud.after(1.0, lambda: fired.append(cloud.model_now()))
+        run.send(fifo=True)
+
+    # When an invocation makes three calls in sequence and arms a delay between the second and the third
+    ok, _ = cloud.invoke("coordinator", three_calls)
+    cloud.run(lambda: bool(fired), START.replace(hour=17))
+
+    # Then it lasted its cold start and the three calls' latencies summed, and the delay counted from its call
+    latencies = model.latencies
+    get, put, send = (latencies.of(r) for r in (Request.GET_ITEM, Request.PUT_ITEM, Request.SEND_MESSAGE))
+    assert ok
+    assert cloud.last_end == pytest.approx(latencies.cold_start + get + put + send)
+    assert fired == [pytest.approx(latencies.cold_start + get + put + 1.0)]
+
+
+def test_a_function_never_runs_more_invocations_than_its_reservation() -> None:
+    # Given the cloud with AWS modeled, the watchdog reserved 2 (infra/throttling.py)
+    model = AwsModel(limits=template_limits())
+    cloud = Cloud(START, aws=model)
+    item = StoredItem("tourney-tables", "tables#t1#0", "table#0001", size=2_000)
+
+    def slow() -> None:
+        run = cloud._run
+        assert run is not None
+        for _ in range(10):
+            run.get(item)
+
+    # When three invocations start at the same moment
+    answers = [cloud.invoke("watchdog", slow) for _ in range(3)]
+
+    # Then the third is throttled (no invocation ran) and at most two ran at once
+    assert [ok for ok, _ in answers] == [True, True, False]
+    assert cloud.last_run is None
+    assert model.concurrency["watchdog"].peak == 2
