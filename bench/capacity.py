@@ -27,6 +27,7 @@ from typing import Any
 from tourney.services.messages import HandEnded, RebuyClosed
 from tourney.services.records import HandRecord, Record, TableRecord, TournamentRecord
 from tourney.simulation.aws.model import AwsModel
+from tourney.simulation.aws.records import stored_item
 from tourney.simulation.aws.requests import Service
 from tourney.simulation.aws.template import FunctionLimits, StageThrottle, TemplateLimits
 from tourney.simulation.checks import Checks
@@ -262,6 +263,11 @@ class CapacityRun(Simulation):
 
     # -- the report ----------------------------------------------------------------------------
 
+    def _coordinator_bytes(self) -> int:
+        """The coordinator item's size as the adapter stores it, at the end of the run."""
+        record = self.store.coordinators.get(self.tournament_id)
+        return 0 if record is None else stored_item(record).size
+
     def capacity_report(self, wall_s: float) -> dict[str, Any]:
         aws, store, tid = self.aws, self.store, self.tournament_id
         t = store.tournaments.get(tid)
@@ -323,6 +329,9 @@ class CapacityRun(Simulation):
                 "hand_ends_per_s": round(len(self.coordinator_calls) / (played_minutes * 60), 2),
                 "batches": batches.batches,
                 "largest_batch": batches.largest_batch,
+                "busy_s": round(batches.busy_seconds, 1),
+                "seconds_per_hand_end": round(batches.busy_seconds / max(1, len(writes)), 3),
+                "item_bytes": self._coordinator_bytes(),
                 "wcu_per_hand_end": round(sum(writes) / max(1, len(writes)), 1),
                 "wcu_per_hand_end_max": round(max(writes, default=0.0), 1),
             },

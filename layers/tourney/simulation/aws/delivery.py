@@ -52,6 +52,8 @@ class FifoBatches:
         """Called with each message processed, when it was sent and when its batch's invocation ended."""
         self.batches = 0
         self.largest_batch = 0
+        self.busy_seconds = 0.0
+        """The coordinator's invocations' durations summed (a group is busy while one runs)."""
 
     def sent(self, message: Message) -> None:
         self._sent_at.setdefault(_key(message), self.cloud.model_now())
@@ -76,11 +78,13 @@ class FifoBatches:
 
         ok, _ = cloud.invoke("coordinator", handle)
         now = cloud.model_now()
-        if cloud.last_run is None:  # throttled at the reservation: the group stays busy until a slot frees
+        run = cloud.last_run
+        if run is None:  # throttled at the reservation: the group stays busy until a slot frees
             free = aws.next_free("coordinator")
             cloud.after(max(0.0, (free or now) - now), lambda: self.deliver(fifo, group_id), "coordinator")
             return
         end = cloud.last_end
+        self.busy_seconds += end - run.start
         self.batches += 1
         self.largest_batch = max(self.largest_batch, len(batch))
         for _ in range(done):
