@@ -329,6 +329,8 @@ class CapacityRun(Simulation):
                 "hand_ends_per_s": round(len(self.coordinator_calls) / (played_minutes * 60), 2),
                 "batches": batches.batches,
                 "largest_batch": batches.largest_batch,
+                "failed_batches": batches.failed,
+                "sent_by": dict(sorted(batches.sent_by.items())),
                 "busy_s": round(batches.busy_seconds, 1),
                 "seconds_per_hand_end": round(batches.busy_seconds / max(1, len(writes)), 3),
                 "item_bytes": self._coordinator_bytes(),

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -53,9 +54,14 @@ class FifoBatches:
         self.batches = 0
         self.largest_batch = 0
         self.busy_seconds = 0.0
+        self.failed = 0
+        """Batches whose invocation failed (what it did not finish went back to the head of the group)."""
+        self.sent_by: Counter[str] = Counter()
+        """Messages enqueued, by the function that sent them."""
         """The coordinator's invocations' durations summed (a group is busy while one runs)."""
 
     def sent(self, message: Message) -> None:
+        self.sent_by[self.cloud._function or "harness"] += 1
         self._sent_at.setdefault(_key(message), self.cloud.model_now())
 
     def deliver(self, fifo: _Fifo, group_id: str) -> None:
@@ -86,6 +92,7 @@ class FifoBatches:
         end = cloud.last_end
         self.busy_seconds += end - run.start
         self.batches += 1
+        self.failed += not ok
         self.largest_batch = max(self.largest_batch, len(batch))
         for _ in range(done):
             message, _ = group.popleft()
