@@ -150,3 +150,17 @@ def test_rule_17_chaos_catches_a_watchdog_that_terminates_tables_still_playing(m
     _, found = run_one(plan_run(quiet, players_max=6))
     # Then the run is reported: the watchdog terminated a tournament whose play had not stopped
     assert any(v["invariant"] == "liveness" and "had not stopped" in v["detail"] for v in found), found
+
+
+def test_rule_17_chaos_catches_a_watchdog_check_that_raises(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Given a planted defect: the watchdog's check of a running tournament raises (the function logs it and goes on
+    # with the other tournaments, so nothing else in the run would show it)
+    def broken(self: recover.RecoveryService, *args: Any) -> bool:
+        raise RuntimeError("planted: a table that does not read")
+
+    monkeypatch.setattr(recover.RecoveryService, "_start_lost", broken)
+    # When a tournament plays
+    seed = _first_seed(lambda p: p.scenario == "finish" and p.options.players >= 4)
+    _, found = run_one(plan_run(seed, players_max=6))
+    # Then the run is reported, naming the check's error
+    assert any(v["invariant"] == "watch_failed" and "planted" in v["detail"] for v in found), found

@@ -886,6 +886,7 @@ def violations(sim: Simulation) -> list[str]:
     """What must hold after every run: money, payments, chips, liveness, nobody disqualified paid."""
     found: list[str] = list(getattr(sim, "found", []))
     found += [f"permission: {refusal}" for refusal in sim.cloud.refused()]
+    found += [f"watch_failed: {failure}" for failure in sim.check_failures]
     store, tid = sim.store, sim.tournament_id
     money = store.money
     try:

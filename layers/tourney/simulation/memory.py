@@ -37,8 +37,9 @@ from tourney.domain.structure import TournamentFormat, rebuy_period_for_minutes
 from tourney.services.commands import CreateTournament
 from tourney.services.records import HandRecord, Record, TableRecord, TournamentRecord
 from tourney.simulation.checks import Checks, SimulationError
-from tourney.simulation.cloud import Cloud
+from tourney.simulation.cloud import Cloud, Crash
 from tourney.simulation.faults import FaultPlan
+from tourney.simulation.permissions import AccessDenied
 from tourney.simulation.players import Crowd
 
 EPOCH = datetime(2026, 1, 1, 18, 0, tzinfo=UTC)
@@ -145,6 +146,8 @@ class Simulation:
         self.dealt: list[tuple[str, int, datetime]] = []
         self.refusals_fail = True
         """A call AWS refused fails the run (``tourney chaos`` reports them as violations instead)."""
+        self.check_failures: list[str] = []
+        """The watchdog's and the sweeper's checks of a tournament that raised (``_check_failed``)."""
 
     # -- set-up, as an operator and the players would -------------------------------------
 
@@ -195,8 +198,8 @@ class Simulation:
         cloud = self.cloud
         self._create()
         self._fund_and_register()
-        cloud.every("watchdog", cloud.now(), lambda: self.services.recovery.watch())
-        cloud.every("sweeper", cloud.now(), lambda: self.services.recovery.sweep())
+        cloud.every("watchdog", cloud.now(), lambda: self.services.recovery.watch(on_error=self._check_failed))
+        cloud.every("sweeper", cloud.now(), lambda: self.services.recovery.sweep(on_error=self._check_failed))
         cloud.watch(self._saved)
         cloud.after(60.0, self._tick, "progress")
         # The field's records (registrations, entrants, bots, accounts) live for the whole run: once the start
@@ -215,7 +218,16 @@ class Simulation:
             raise SimulationError(f"{self.tournament_id} did not end: {self._status()}{self._refusals()}")
         if self.refusals_fail and self.cloud.refusals:
             raise SimulationError(f"permission: {self.tournament_id}{self._refusals()}")
+        if self.refusals_fail and self.check_failures:
+            raise SimulationError(f"watch_failed: {'; '.join(self.check_failures)}")
         return self._finish()
+
+    def _check_failed(self, tournament_id: str, error: Exception) -> None:
+        """The watchdog's or the sweeper's check of one tournament raised: an injected death ends the invocation
+        (as on AWS), a refused call is kept by the cloud; anything else is a defect on-call would be paged for."""
+        if isinstance(error, Crash | AccessDenied):
+            raise error
+        self.check_failures.append(f"{tournament_id}: {type(error).__name__}: {error}")
 
     def _refusals(self) -> str:
         """The calls AWS refused (the wiring lacks a grant), for an error's message."""
