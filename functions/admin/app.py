@@ -86,20 +86,21 @@ def create_tournament(
 
 
 @app.post("/admin/tournaments/<id>/terminate", responses=error_responses(403, 404, 409))
-def terminate(
-    id: TournamentId, caller: CurrentCaller, admin: Admin, body: TerminateRequest | None = None
-) -> Terminated:
+def terminate(id: TournamentId, body: TerminateRequest, caller: CurrentCaller, admin: Admin) -> Terminated:
+    """Terminate a running tournament, starting its recovery (RULES.md, rule 17); a reason is required (422)."""
     correlate(tournament_id=id)
-    reason = body.reason if body is not None else TerminateRequest().reason
+    reason = body.reason
     logger.info("termination asked", extra={"operator": caller.player_id, "reason": reason})
     return admin.terminate(id, caller.player_id, reason)
 
 
 @app.post("/admin/tournaments/<id>/cancel", responses=error_responses(403, 404, 409))
-def cancel(id: TournamentId, caller: CurrentCaller, admin: Admin, body: CancelRequest | None = None) -> Cancelled:
-    """Cancel before the first hand, refunding everyone in full (RULES.md, rules 17.6, 19); 409 once one was dealt."""
+def cancel(id: TournamentId, body: CancelRequest, caller: CurrentCaller, admin: Admin) -> Cancelled:
+    """Cancel before the first hand, refunding everyone in full (RULES.md, rules 17.6, 19); 409 once one was dealt.
+
+    A reason is required (422)."""
     correlate(tournament_id=id)
-    reason = body.reason if body is not None else CancelRequest().reason
+    reason = body.reason
     logger.info("cancel asked", extra={"operator": caller.player_id, "reason": reason})
     return admin.cancel(id, caller.player_id, reason)
 
@@ -166,10 +167,13 @@ def adjust_stack(
 def disqualify(
     id: TournamentId, player: PlayerName, body: DisqualifyRequest, caller: CurrentCaller, management: Management
 ) -> dict[str, Any]:
-    """Disqualify: the hand in progress folded at once, the chips out of play when it ends, no place (rule 19)."""
+    """Disqualify: the hand in progress folded at once, the chips out of play when it ends, no place (rule 19).
+
+    A reason is required (422)."""
     correlate(tournament_id=id)
+    reason = body.reason
     logger.info("disqualification", extra={"operator": caller.player_id, "player": player})
-    return management.disqualify(id, player, caller.player_id, body.reason).to_dict()
+    return management.disqualify(id, player, caller.player_id, reason).to_dict()
 
 
 @app.post("/admin/players/<player>/mute", responses=error_responses(403, 409))

@@ -108,7 +108,9 @@ def test_chat_is_refused_in_the_hand_muted_and_unmuted_by_an_operator_and_heard_
     console.get_by_text("Unmuted", exact=True).wait_for()
     say("one more time", "players in the hand in progress cannot chat until it ends")
     # When the hand is void (the tournament terminated), the line reaches the table: both pages show it
-    status, answer = call(stack, "POST", f"/admin/tournaments/{tid}/terminate", stack.token(OPERATOR, True), {})
+    status, answer = call(
+        stack, "POST", f"/admin/tournaments/{tid}/terminate", stack.token(OPERATOR, True), {"reason": "chat test"}
+    )
     assert status == 200, answer
     deadline = time.monotonic() + PATIENCE
     while call(stack, "GET", f"/tournaments/{tid}/tables/1", stack.token(BOB))[1]["hand_in_progress"]:

@@ -134,7 +134,8 @@ def test_an_operator_terminates_a_running_tournament(memory: Services, clock: Fr
 
 
 def test_terminating_an_unknown_tournament_is_404(memory: Services, context) -> None:
-    status, body = call(admin, context, "POST", "/admin/tournaments/nope/terminate", player="op", operator=True)
+    status, body = call(admin, context, "POST", "/admin/tournaments/nope/terminate", body={"reason": "stalled"},
+                        player="op", operator=True)  # fmt: skip
     assert (status, body["error"]) == (404, "not_found")
 
 
@@ -196,6 +197,7 @@ def test_rule_19_an_operator_cancels_before_the_start_and_everyone_is_refunded(
 
 def test_rule_19_cancelling_a_running_tournament_is_409(memory: Services, clock: FrozenClock, context) -> None:
     tid, _ = running(memory, clock)
-    status, body = call(admin, context, "POST", f"/admin/tournaments/{tid}/cancel", body={}, player="op", operator=True)
+    status, body = call(admin, context, "POST", f"/admin/tournaments/{tid}/cancel", body={"reason": "no dealers"},
+                        player="op", operator=True)  # fmt: skip
     assert (status, body["error"]) == (409, "already_started")
     assert memory.adapters.store.tournaments.get(tid).status == "running"

@@ -177,12 +177,20 @@ class TournamentCreated(BaseModel):
     id: str
 
 
+Reason = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=500),
+    Field(description="why, kept in the audit: required, not blank (422 otherwise)"),
+]
+"""An operator's reason for an act: stripped, at least one character (RULES.md, rule 19; CONTRACT.md)."""
+
+
 class TerminateRequest(Request):
-    reason: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)] = "terminated by an operator"
+    reason: Reason
 
 
 class CancelRequest(Request):
-    reason: Annotated[str, StringConstraints(strip_whitespace=True, max_length=500)] = "cancelled by an operator"
+    reason: Reason
 
 
 class RestartRequest(Request):

@@ -96,11 +96,20 @@ def _known_error(error: Exception) -> Response[dict[str, Any]]:
 
 def _invalid_request(error: RequestValidationError) -> Response[dict[str, Any]]:
     # Locations and types only: the input and pydantic's messages may echo secrets or internals.
-    detail = [{"loc": list(e.get("loc", ())), "type": e.get("type", "invalid")} for e in error.errors()]
-    fields = ", ".join(".".join(str(part) for part in item["loc"]) for item in detail) or "body"
+    # The message says why (pydantic's ``msg`` names the rule broken, never the input), field by field.
+    errors = error.errors()
+    detail = [{"loc": list(e.get("loc", ())), "type": e.get("type", "invalid")} for e in errors]
+    reasons = "; ".join(_why(e) for e in errors) or "body"
     return error_response(
-        HTTPStatus.UNPROCESSABLE_ENTITY, "invalid_request", f"invalid request: {fields}", detail=detail
+        HTTPStatus.UNPROCESSABLE_ENTITY, "invalid_request", f"invalid request: {reasons}", detail=detail
     )
+
+
+def _why(error: Mapping[str, Any]) -> str:
+    """``body.amount: Input should be greater than 0``: where, and the rule broken (lower-cased after the colon)."""
+    where = ".".join(str(part) for part in error.get("loc", ())) or "body"
+    msg = str(error.get("msg") or "").removeprefix("Value error, ")
+    return f"{where}: {msg[:1].lower()}{msg[1:]}" if msg else where
 
 
 def _unsupported_content_type(error: RequestUnsupportedContentType) -> Response[dict[str, Any]]:
