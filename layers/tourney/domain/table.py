@@ -66,7 +66,7 @@ import random
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Final
 
 from tourney.domain.balancing import TableSeats
 from tourney.domain.blinds import Occupant, Positions, drawn_button_positions, next_positions, upcoming_big_blind
@@ -277,6 +277,51 @@ def decision_seconds(
     return when_away if away else normal
 
 
+@dataclass(frozen=True, slots=True)
+class DecisionDeadlines:
+    """When the awaited decision's own time runs out, and once its time bank runs, when the bank does (rule 16)."""
+
+    deadline: datetime
+    bank_deadline: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionClock:
+    """When decision ``seq`` of hand ``hand`` began to be awaited."""
+
+    hand: int
+    seq: int
+    started_at: datetime
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"hand": self.hand, "seq": self.seq, "started_at": self.started_at.isoformat()}
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> DecisionClock:
+        return cls(int(raw["hand"]), int(raw["seq"]), datetime.fromisoformat(str(raw["started_at"])))
+
+
+_WAGERS: Final = frozenset({ActionKind.CALL, ActionKind.BET, ActionKind.RAISE})
+
+
+@dataclass(frozen=True, slots=True)
+class LastAction:
+    """A seat's last decision of the current street (CONTRACT.md, ``seats[].last_action``).
+
+    ``amount``: for a call, a bet or a raise, the seat's whole bet of the street after it (what ``seats[].bet``
+    shows: "raise 300", "call 300"); none for a fold or a check. ``all_in``: the wager put the seat all in.
+    """
+
+    kind: str
+    amount: int | None = None
+    all_in: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.amount is None:
+            return {"kind": self.kind}
+        return {"kind": self.kind, "amount": self.amount, "all_in": self.all_in}
+
+
 class Table:
     """One table of a tournament (RULES.md, rules 6-8, 13, 14, 16, 17); see the module docstring.
 
@@ -286,6 +331,7 @@ class Table:
 
     __slots__ = (
         "_bank_running",
+        "_decision_clock",
         "_draw",
         "_ended",
         "_hand",
@@ -312,6 +358,7 @@ class Table:
         self._hold_busted = False
         self._ended: HandEnded | None = None
         self._bank_running: BankRunning | None = None
+        self._decision_clock: DecisionClock | None = None
 
     # ------------------------------------------------------------- queries
 
@@ -520,6 +567,55 @@ class Table:
             return None
         return running
 
+    def decision_deadlines(
+        self,
+        since: datetime,
+        *,
+        normal: int = DEFAULT_DECISION_SECONDS,
+        when_away: int = DEFAULT_AWAY_DECISION_SECONDS,
+    ) -> DecisionDeadlines | None:
+        """When the awaited decision's own time runs out and, once the time bank runs, when the bank does.
+
+        Its own time counts from when the decision began (noted by the command that made it awaited, given its
+        ``now``); a decision whose start was not noted counts from ``since``, the table's last write, as the
+        watchdog does (``awaiting_left``). On the bank, ``deadline`` is when its own time ran out. None when no
+        decision is awaited.
+        """
+        awaiting = self.awaiting(normal=normal, when_away=when_away)
+        if awaiting is None:
+            return None
+        running = self._running_bank(awaiting.seq, awaiting.seat)
+        if running is not None:
+            return DecisionDeadlines(running.started_at, running.started_at + timedelta(seconds=running.seconds))
+        clock = self._decision_clock
+        noted = clock is not None and (clock.hand, clock.seq) == (self._hand_number, awaiting.seq)
+        began = clock.started_at if noted and clock is not None else since
+        return DecisionDeadlines(began + timedelta(seconds=awaiting.seconds))
+
+    def _note_decision(self, now: datetime | None) -> None:
+        """Note that the decision awaited now began at ``now``, unless it is the one already noted."""
+        hand = self._hand
+        awaited = hand.awaited() if hand is not None else None
+        if now is None or awaited is None:
+            return
+        clock = self._decision_clock
+        if clock is None or (clock.hand, clock.seq) != (self._hand_number, awaited[0]):
+            self._decision_clock = DecisionClock(self._hand_number, awaited[0], now)
+
+    def last_actions(self) -> dict[int, LastAction]:
+        """Each seat's last action of the current street of the hand in progress, by seat (none yet: absent)."""
+        hand = self._hand
+        if hand is None or hand.is_over:
+            return {}
+        last: dict[int, LastAction] = {}
+        for seat, decision in hand.street_decisions().items():
+            kind = decision.kind
+            if kind in _WAGERS:
+                last[seat] = LastAction(str(kind), hand.current_bet(seat), bool(getattr(decision, "all_in", False)))
+            else:
+                last[seat] = LastAction(str(kind))
+        return last
+
     # ------------------------------------------------------- seats (between hands)
 
     def _dealt_in(self, seat: int) -> bool:
@@ -628,6 +724,7 @@ class Table:
         *,
         hold_busted_seats: bool = False,
         salts: Sequence[str] | None = None,
+        now: datetime | None = None,
     ) -> HandDealt:
         """Deal the next hand to every active player (RULES.md, rules 7, 8, 14, 16).
 
@@ -635,7 +732,8 @@ class Table:
         otherwise from the last hand played out (``tourney.domain.blinds``).
         ``deck``: shuffled by the caller with ``secrets``; ``salts``: the deck's
         commitment (``tourney.domain.fairness``). ``hold_busted_seats``: see the
-        module docstring, reading 1.
+        module docstring, reading 1. ``now``: when it was dealt, from when its
+        first decision runs (``decision_deadlines``).
         """
         if self.hand_in_progress:
             raise HandInProgress(f"table {self._number} is already playing hand {self._hand_number}")
@@ -668,6 +766,7 @@ class Table:
         self._hold_busted = hold_busted_seats
         self._ended = None
         self._settle_if_over()
+        self._note_decision(now)
         return HandDealt(hand=self._hand_number, positions=positions, seats=tuple(active))
 
     # --------------------------------------------------------------- playing
@@ -766,6 +865,7 @@ class Table:
         if self._seats[own].away:
             self._seats[own] = replace(self._seats[own], away=False)
         self._settle_if_over()
+        self._note_decision(now)
         return record
 
     def timeout(
@@ -811,6 +911,7 @@ class Table:
             sp = replace(sp, bank=replace(sp.bank, seconds=0))
         self._seats[seat] = replace(sp, away=True)
         self._settle_if_over()
+        self._note_decision(now)
         return record
 
     def verify_may_disqualify(self, player: str, disqualified: Collection[str] = ()) -> None:
@@ -832,10 +933,11 @@ class Table:
             " are in play there (the tournament always has a winner who was not disqualified)"
         )
 
-    def fold_at_once(self, player: str) -> Folded | None:
+    def fold_at_once(self, player: str, now: datetime | None = None) -> Folded | None:
         """Fold a disqualified player's hand in progress now, in turn or not (RULES.md, rule 19).
 
-        None when they are not in the hand in progress (or already folded).
+        None when they are not in the hand in progress (or already folded). ``now``: when, from when the
+        decision awaited next runs if it was theirs.
         """
         seat = self.seat_of(player)
         if not self._dealt_in(seat):
@@ -844,6 +946,7 @@ class Table:
         assert hand is not None
         record = hand.fold_at_once(seat)
         self._settle_if_over()
+        self._note_decision(now)
         return record
 
     def cancel_hand(self) -> dict[int, int]:
@@ -903,6 +1006,7 @@ class Table:
             "hold_busted_seats": self._hold_busted,
             "last_hand_ended": self._ended.to_dict() if self._ended is not None else None,
             "bank_running": self._bank_running.to_dict() if self._bank_running is not None else None,
+            "decision_clock": self._decision_clock.to_dict() if self._decision_clock is not None else None,
         }
 
     @classmethod
@@ -923,4 +1027,6 @@ class Table:
         table._ended = HandEnded.from_dict(ended) if ended is not None else None
         running = raw.get("bank_running")
         table._bank_running = BankRunning.from_dict(running) if running is not None else None
+        clock = raw.get("decision_clock")
+        table._decision_clock = DecisionClock.from_dict(clock) if clock is not None else None
         return table

@@ -291,7 +291,7 @@ class ManagementService:
             seat = table.seat_of(player)
             stack_before = table.stack(seat)
             in_hand = table.in_hand(player)
-            folded = table.fold_at_once(player) is not None
+            folded = table.fold_at_once(player, now) is not None
             leaving = table.stack(seat) if player in table.players.values() else 0
             fresh = evolve(record, disqualified=(*record.disqualified, player), updated_at=now)
             audit = audit_record(

@@ -24,7 +24,7 @@ from tourney.domain.tournament import TournamentState
 from tourney.services.deps import Deps
 from tourney.services.messages import HandEnded, TimeoutDue
 from tourney.services.records import TableRecord, evolve
-from tourney.services.views import PotView, SeatView, TableView, ToAct, shown_draw
+from tourney.services.views import LastActionView, PotView, SeatView, TableView, ToAct, shown_draw
 
 T = TypeVar("T")
 
@@ -53,7 +53,7 @@ def deal(deps: Deps, record: TableRecord, state: TournamentState, now: datetime)
         table.draw_button(rng=deps.rng)  # a table that waited with one player deals its first hand (rule 6)
     level = state.level(now)
     hold = state.config.format is TournamentFormat.REBUY and state.rebuys_open(now)
-    table.start_hand(level, shuffled_deck(deps.rng), hold_busted_seats=hold, salts=draw_salts(deps.rng))
+    table.start_hand(level, shuffled_deck(deps.rng), hold_busted_seats=hold, salts=draw_salts(deps.rng), now=now)
     return evolve(record, level=level.number, dealt_at=now, updated_at=now)
 
 
@@ -69,6 +69,7 @@ def table_view(
         shown = dict(hand.result.shown)
     seats: list[SeatView] = []
     your_seat: int | None = None
+    last_actions = table.last_actions()
     for seat, sp in table.seats.items():
         dealt = hand is not None and not hand.is_cancelled and seat in hand.seats
         cards: tuple[str, ...] = ()
@@ -84,11 +85,17 @@ def table_view(
         if in_progress and dealt and hand is not None:
             status = str(hand.status(seat))
             bet = hand.current_bet(seat)
-        seats.append(SeatView(seat, sp.player, table.stack(seat), bet, status, sp.away, cards, sp.bank.seconds))
+        last = last_actions.get(seat)
+        last_view = LastActionView(last.kind, last.amount, last.all_in) if last is not None else None
+        seats.append(
+            SeatView(seat, sp.player, table.stack(seat), bet, status, sp.away, cards, sp.bank.seconds, last_view)
+        )
     to_act: ToAct | None = None
     awaiting = table.awaiting(normal=decision_seconds, when_away=away_seconds)
     if awaiting is not None and hand is not None:
         options = hand.options()
+        since = record.updated_at or record.dealt_at
+        deadlines = table.decision_deadlines(since, normal=decision_seconds, when_away=away_seconds) if since else None
         to_act = ToAct(
             seat=awaiting.seat,
             player=awaiting.player,
@@ -100,6 +107,8 @@ def table_view(
             max_raise_to=options.max_raise_to if options else None,
             time_bank=awaiting.time_bank,
             on_time_bank=awaiting.on_time_bank,
+            deadline=deadlines.deadline if deadlines else None,
+            bank_deadline=deadlines.bank_deadline if deadlines else None,
         )
     positions = table.positions
     button, sb, bb = positions.seats() if positions is not None else (table.button_seat, None, None)

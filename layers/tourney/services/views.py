@@ -151,6 +151,19 @@ class PlaceView(View):
 
 
 @dataclass(frozen=True)
+class LastActionView(View):
+    """A seat's last action of the street (CONTRACT.md, ``seats[].last_action``): fold, check, call, bet or raise.
+
+    ``amount``: for a call, a bet or a raise, the seat's whole bet of the street after it (``seats[].bet``);
+    None for a fold or a check. ``all_in``: it put the seat all in.
+    """
+
+    kind: str
+    amount: int | None = None
+    all_in: bool = False
+
+
+@dataclass(frozen=True)
 class SeatView(View):
     seat: int
     player: str
@@ -163,6 +176,8 @@ class SeatView(View):
     """Hole cards: the viewer's own, or shown ones; empty otherwise."""
     time_bank: int = 0
     """Seconds left in the player's time bank (RULES.md, 'Defaults')."""
+    last_action: LastActionView | None = None
+    """The seat's last action of the current street of the hand in progress; None before it acts on it."""
 
 
 @dataclass(frozen=True)
@@ -179,6 +194,11 @@ class ToAct(View):
     """The actor's time bank, spent when ``seconds`` run out (0 when away: never spent then)."""
     on_time_bank: bool = False
     """The decision's own time ran out: ``seconds`` is the time bank running now."""
+    deadline: datetime | None = None
+    """When the decision's own time runs out (ISO-8601 UTC), whenever the view is read: a client's clock
+    survives a reload. Once the time bank runs, when it ran out."""
+    bank_deadline: datetime | None = None
+    """Once the time bank runs (``on_time_bank``): when the bank runs out, and the time-out applies."""
 
 
 @dataclass(frozen=True)

@@ -884,6 +884,19 @@ class Hand:
                 seen.extend(fairness.hole_positions(n, i))
         return tuple(sorted(seen))
 
+    def street_decisions(self) -> dict[int, Decision]:
+        """Each seat's last decision of the current street, by seat (none before a seat acts on it).
+
+        The street starts at its board's deal (pre-flop: at the deal); the forced bets are not decisions.
+        """
+        last: dict[int, Decision] = {}
+        for record in reversed(self._log):
+            if type(record) is BoardDealt:
+                break
+            if isinstance(record, Folded | Checked | Called | Bet | Raised) and record.seat not in last:
+                last[record.seat] = record
+        return last
+
     @property
     def log(self) -> tuple[Record, ...]:
         """Everything that happened, in order: the forced bets, the hole cards, then the play.
