@@ -34,6 +34,7 @@ from tourney.entrypoints.management import (
     UnmuteRequest,
 )
 from tourney.entrypoints.models import (
+    PLAYER_ID_PATTERN,
     CancelRequest,
     CreateTournamentRequest,
     DepositRequest,
@@ -48,6 +49,13 @@ from tourney.services.views import Cancelled, Created, DepositView, Restarted, T
 app = http_resolver(gate=lambda event: http_caller(event).require_operator())  # 403 before a body is even read
 
 TournamentId = Annotated[str, PathParam(min_length=1, max_length=64, description="tournament id")]
+PlayerName = Annotated[
+    str,
+    PathParam(
+        pattern=PLAYER_ID_PATTERN,
+        description="the player's id: a letter or digit, then up to 63 letters, digits, _, . or - (else 422)",
+    ),
+]
 IdempotencyKey = Annotated[
     str | None,
     Header(alias="Idempotency-Key", min_length=1, max_length=128, description="replays answer the first answer"),
@@ -116,7 +124,7 @@ def restart(id: TournamentId, caller: CurrentCaller, admin: Admin, body: Restart
 
 @app.post("/admin/accounts/<player>/deposits", status_code=201, responses=error_responses(403, 409, success=201))
 def deposit(
-    player: Annotated[str, PathParam(min_length=1, max_length=128, description="the player credited")],
+    player: PlayerName,
     body: DepositRequest,
     caller: CurrentCaller,
     management: Management,
@@ -134,9 +142,6 @@ def deposit(
         lambda_context=app.lambda_context,
     )
     return answer
-
-
-PlayerName = Annotated[str, PathParam(min_length=1, max_length=128, description="the player")]
 
 
 def act_key(body_key: str | None, header: str | None) -> str:

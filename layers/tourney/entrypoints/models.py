@@ -95,6 +95,9 @@ DecisionSeq = Annotated[
 Moment = Annotated[AwareDatetime, BeforeValidator(_iso_text), AfterValidator(_in_range)]
 """An ISO-8601 time with its offset (``Z`` or ``+hh:mm``): a naive time is refused, not guessed."""
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=120)]
+PLAYER_ID_PATTERN: Final = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+"""A player id, as tokens name players (``sub``: a Cognito user's UUID; the local stack's names,
+``infra/local/web_client.py``): a letter or digit, then up to 63 letters, digits, ``_``, ``.`` or ``-``."""
 
 
 class Request(BaseModel):
