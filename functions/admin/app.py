@@ -21,7 +21,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from tourney.entrypoints.auth import http_caller
 from tourney.entrypoints.chat import Chat, ChatLogBody
-from tourney.entrypoints.dependencies import Admin, CurrentCaller
+from tourney.entrypoints.dependencies import Accounts, Admin, CurrentCaller
 from tourney.entrypoints.idempotency import once
 from tourney.entrypoints.management import (
     AdjustmentRequest,
@@ -122,14 +122,17 @@ def restart(id: TournamentId, caller: CurrentCaller, admin: Admin, body: Restart
     return admin.restart(id, caller.player_id, reason)
 
 
-@app.post("/admin/accounts/<player>/deposits", status_code=201, responses=error_responses(403, 409, success=201))
+@app.post("/admin/accounts/<player>/deposits", status_code=201, responses=error_responses(403, 404, 409, success=201))
 def deposit(
     player: PlayerName,
     body: DepositRequest,
     caller: CurrentCaller,
     management: Management,
+    accounts: Accounts,
     idempotency_key: IdempotencyKey = None,
 ) -> DepositView:
+    """Credit the player's account, which exists once they signed in (404 otherwise: docs/rules.md, rule 19)."""
+    accounts.require_account(player)
     # Every deposit has a ledger key: the client's, else this request's id (a retry of it is then a new deposit).
     key = body.key or idempotency_key or f"deposit:{app.current_event.request_context.request_id}"
     logger.info("deposit", extra={"operator": caller.player_id, "player": player, "amount": body.amount})
@@ -210,15 +213,20 @@ def unmute(
     return management.unmute(player, caller.player_id, request.reason, key).to_dict()
 
 
-@app.post("/admin/accounts/<player>/adjustments", status_code=201, responses=error_responses(403, 409, success=201))
+@app.post(
+    "/admin/accounts/<player>/adjustments", status_code=201, responses=error_responses(403, 404, 409, success=201)
+)
 def adjust_balance(
     player: PlayerName,
     body: AdjustmentRequest,
     caller: CurrentCaller,
     management: Management,
+    accounts: Accounts,
     idempotency_key: IdempotencyKey = None,
 ) -> dict[str, Any]:
-    """A double-entry adjustment with the house's adjustments account (rule 19); 422 if the balance would go below 0."""
+    """A double-entry adjustment with the house's adjustments account (rule 19); 422 if the balance would go below 0;
+    404 when the player has no account."""
+    accounts.require_account(player)
     logger.info("balance adjustment", extra={"operator": caller.player_id, "player": player, "amount": body.amount})
     key = act_key(body.key, idempotency_key)
     return management.adjust_balance(player, body.amount, caller.player_id, body.reason, key).to_dict()

@@ -108,7 +108,8 @@ def unregister(id: TournamentId, caller: CurrentCaller, registration: Registrati
 
 @app.get("/me/account", responses=error_responses())
 def my_account(caller: CurrentCaller, accounts: Accounts) -> AccountView:
-    return accounts.account(caller.player_id)
+    """The caller's balance; the first call (a client's sign-in) opens their account, which operators may credit."""
+    return accounts.sign_in(caller.player_id)
 
 
 @app.get("/me/ledger", responses=error_responses())

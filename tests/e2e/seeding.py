@@ -59,6 +59,7 @@ def call(
 
 def fund(stack: LocalRuntime, operator: str, *players: str, amount: int = 10**8) -> None:
     for player in players:
+        assert call(stack, "GET", "/me/account", stack.token(player))[0] == 200  # signs in: the account opens
         body = {"amount": amount}
         status, answer = call(stack, "POST", f"/admin/accounts/{player}/deposits", stack.token(operator, True), body)
         assert status == 201, answer

@@ -125,7 +125,8 @@ def test_a_websocket_message_nested_deep_is_refused_clearly_and_the_connection_s
 
 def test_percent_encoded_path_parameters_are_decoded_as_api_gateway_does(stack: LocalRuntime) -> None:
     olga = stack.token("olga", operator=True)
-    # When an operator credits "ann.marie" with her name percent-encoded in the path
+    # When an operator credits "ann.marie" (signed in once) with her name percent-encoded in the path
+    assert call(stack, "GET", "/me/account", stack.token("ann.marie"))[0] == 200
     status, answer = call(stack, "POST", "/admin/accounts/ann%2Emarie/deposits", olga, {"amount": 2_500})
     assert status == 201, answer
     # Then the credit reached ann.marie (the function got the decoded name, as on AWS)

@@ -31,7 +31,8 @@ def stack(shared_synth: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterat
 
 def test_rule_19_operator_acts_over_http_are_audited_on_the_local_stack(stack: LocalRuntime) -> None:
     olga = stack.token("olga", operator=True)
-    # When an operator deposits for zoe, credits and takes back part of it, mutes and unmutes her
+    # When an operator deposits for zoe (signed in once), credits and takes back part of it, mutes and unmutes her
+    assert call(stack, "GET", "/me/account", stack.token("zoe"))[0] == 200
     assert call(stack, "POST", "/admin/accounts/zoe/deposits", olga, {"amount": 5_000, "key": "e2e-d1"})[0] == 201
     status, adjusted = call(
         stack, "POST", "/admin/accounts/zoe/adjustments", olga, {"amount": -1_200, "reason": "chargeback", "key": "a1"}

@@ -98,6 +98,7 @@ def test_a_bad_deposit_is_a_4xx_and_credits_nothing(memory: Services, context, r
 
 
 def test_the_largest_deposit_is_taken(memory: Services, context) -> None:
+    memory.accounts.open("ann")
     status, body = call(admin, context, "POST", "/admin/accounts/ann/deposits", body={"amount": MAX_CENTS},
                         player="olga", operator=True)  # fmt: skip
     assert status == 201 and body["balance"] == MAX_CENTS

@@ -75,6 +75,7 @@ def test_a_deposit_must_be_a_positive_integer_of_cents(memory: Services, context
 
 
 def test_a_deposit_credits_the_account(memory: Services, context) -> None:
+    memory.accounts.open("ann")  # ann signed in once
     status, body = call(
         admin, context, "POST", "/admin/accounts/ann/deposits", body={"amount": 2_500}, player="op", operator=True
     )
@@ -83,7 +84,8 @@ def test_a_deposit_credits_the_account(memory: Services, context) -> None:
 
 
 def test_a_deposit_replayed_with_its_idempotency_key_credits_once(memory: Services, context, idempotency_table) -> None:
-    # When the same deposit is posted twice with one Idempotency-Key
+    # When the same deposit is posted twice with one Idempotency-Key to ann, who signed in once
+    memory.accounts.open("ann")
     headers = {"Idempotency-Key": "dep-1"}
     first = call(admin, context, "POST", "/admin/accounts/ann/deposits", body={"amount": 700}, player="op",
                  operator=True, headers=headers)  # fmt: skip

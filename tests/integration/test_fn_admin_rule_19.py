@@ -141,6 +141,7 @@ def test_rule_19_balance_adjustment_route_is_double_entry_and_bounded(memory: Se
 
 
 def test_rule_19_deposits_through_the_route_are_audited(memory: Services, context) -> None:
+    memory.accounts.open("bob")  # bob signed in once
     status, _ = call(context, "POST", "/admin/accounts/bob/deposits", body={"amount": 700, "key": "d-1"})
     assert status == 201
     (record,) = audit(context, "player=bob")

@@ -53,6 +53,7 @@ def announce(room: Room, tid: str, **options: Any) -> None:
 
 
 def deposit(room: Room, player: str, amount: int = DEPOSIT) -> None:
+    assert room.api("GET", "/me/account", player)[0] == 200  # the player signs in: their account opens
     status, answer = room.admin(
         "POST", f"/admin/accounts/{player}/deposits", {"amount": amount}, headers={"Idempotency-Key": f"d-{player}"}
     )

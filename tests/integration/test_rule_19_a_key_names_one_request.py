@@ -40,7 +40,8 @@ def acts(memory: Services, player: str) -> list[str]:
 def test_rule_19_a_deposit_key_reused_with_another_amount_is_409_and_credits_nothing(
     memory: Services, context: FakeContext
 ) -> None:
-    # Given a deposit of 700 to bob under the key d-1
+    # Given a deposit of 700 to bob (who signed in once) under the key d-1
+    memory.accounts.open("bob")
     path = "/admin/accounts/bob/deposits"
     first = call(admin, context, "POST", path, body={"amount": 700, "key": "d-1"})
     assert first[0] == 201

@@ -11,6 +11,7 @@ import pytest
 from tourney.services.bootstrap import Services
 
 from functions.admin.app import handler as admin
+from functions.api.app import handler as api
 from tests.support.events import FakeContext, answer_json, http_event
 from tests.support.functions import clock, context, fund, memory  # noqa: F401
 
@@ -23,6 +24,11 @@ NOT_PLAYER_IDS = {
 }
 
 
+def credit(route: str, amount: int = 100) -> dict[str, Any]:
+    """A valid body of the route: a deposit names an amount, an adjustment a reason too."""
+    return {"amount": amount} if route == "deposits" else {"amount": amount, "reason": "goodwill"}
+
+
 def call(context: FakeContext, path: str, body: Any) -> tuple[int, Any]:
     response = admin(http_event("POST", path, body=body, player="olga", operator=True), context)
     return response["statusCode"], answer_json(response)
@@ -32,7 +38,7 @@ def call(context: FakeContext, path: str, body: Any) -> tuple[int, Any]:
 @pytest.mark.parametrize("name", NOT_PLAYER_IDS.values(), ids=NOT_PLAYER_IDS.keys())
 def test_rule_19_money_goes_only_to_a_player_id(memory: Services, context: FakeContext, route: str, name: str) -> None:
     # When an operator credits a "player" whose id no token could carry
-    status, body = call(context, f"/admin/accounts/{name}/{route}", {"amount": 100, "reason": "goodwill"})
+    status, body = call(context, f"/admin/accounts/{name}/{route}", credit(route))
     # Then it is a 422 naming the player, and no account was credited
     assert (status, body["error"]) == (422, "invalid_request"), body
     assert "player" in body["message"]
@@ -74,3 +80,28 @@ def test_rule_19_an_adjustment_that_is_not_integer_cents_says_why(
     assert (status, body["error"]) == (422, "invalid_request"), body
     assert "body.amount" in body["message"] and why in body["message"], body["message"]
     assert memory.accounts.account("ann").balance == 10_000
+
+
+@pytest.mark.parametrize("route", ["deposits", "adjustments"])
+def test_rule_19_money_goes_only_to_an_account_that_exists(memory: Services, context: FakeContext, route: str) -> None:
+    # When an operator credits a player who never signed in and holds no money
+    status, body = call(context, f"/admin/accounts/zed/{route}", credit(route))
+    # Then it is a 404 (no such account), nothing is credited and nothing is audited
+    assert (status, body["error"]) == (404, "not_found"), body
+    assert "sign" in body["message"]
+    assert memory.accounts.account("zed").balance == 0
+    assert memory.audit.listing(player="zed").records == ()
+
+
+@pytest.mark.parametrize("route", ["deposits", "adjustments"])
+def test_rule_19_a_players_first_sign_in_opens_the_account_operators_credit(
+    memory: Services, context: FakeContext, route: str
+) -> None:
+    # Given a new player who signed in once (their client read their account)
+    response = api(http_event("GET", "/me/account", player="zed"), context)
+    assert (response["statusCode"], answer_json(response)["balance"]) == (200, 0)
+    # When an operator credits them
+    status, body = call(context, f"/admin/accounts/zed/{route}", credit(route))
+    # Then the money is there
+    assert status == 201, body
+    assert memory.accounts.account("zed").balance == 100

@@ -34,7 +34,9 @@ def call(context: FakeContext, method: str, path: str, **kw: Any) -> tuple[int, 
 def test_rule_19_the_audit_without_a_filter_lists_the_latest_acts_newest_first(
     memory: Services, clock: FrozenClock, context: FakeContext
 ) -> None:
-    # Given more deposits than the listing holds, one a second, to several players
+    # Given more deposits than the listing holds, one a second, to several players who signed in
+    for n in range(7):
+        memory.accounts.open(f"p{n}")
     for n in range(LATEST_ACTS + 5):
         clock.advance(1)
         status, _ = call(context, "POST", f"/admin/accounts/p{n % 7}/deposits", body={"amount": 100, "key": f"d{n}"})

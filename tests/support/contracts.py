@@ -24,6 +24,7 @@ from tourney.domain.table import Table
 from tourney.domain.tournament import TournamentState, entry_contribution
 from tourney.services.ports import Store
 from tourney.services.records import (
+    AccountRecord,
     AuditAct,
     AuditRecord,
     CoordinatorRecord,
@@ -256,6 +257,17 @@ def contract_a_mute_is_versioned(factory: StoreFactory) -> None:
     assert not store.mutes.get("ann").muted_at(AT)  # type: ignore[union-attr]
 
 
+def contract_an_account_opens_once(factory: StoreFactory) -> None:
+    store = factory()
+    assert store.accounts.get("ann") is None
+    save(store, AccountRecord("ann", AT))
+    assert store.accounts.get("ann") == AccountRecord("ann", AT, version=1)
+    with pytest.raises(StaleVersion):
+        save(store, AccountRecord("ann", AT.replace(hour=13)))  # a second opening raced the first: it loses
+    assert store.accounts.get("ann") == AccountRecord("ann", AT, version=1)
+    assert store.accounts.get("bob") is None
+
+
 def contract_tables_list_in_number_order_within_their_tournament(factory: StoreFactory) -> None:
     store = factory()
     save(store, *(table("t1", table_id) for table_id in ("10", "2", "1", "11")), table("t2", "3"))
@@ -265,6 +277,7 @@ def contract_tables_list_in_number_order_within_their_tournament(factory: StoreF
 
 
 ALL_CONTRACTS = (
+    contract_an_account_opens_once,
     contract_tables_list_in_number_order_within_their_tournament,
     contract_audit_records_are_written_once_and_listed_by_tournament_and_player,
     contract_a_mute_is_versioned,

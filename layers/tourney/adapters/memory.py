@@ -36,6 +36,7 @@ from tourney.domain.ledger import Account, Entry, Ledger
 from tourney.domain.table import Table
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
 from tourney.services.records import (
+    AccountRecord,
     AuditRecord,
     CoordinatorRecord,
     CounterShard,
@@ -69,6 +70,7 @@ _KEYS: dict[type, Callable[[Any], Key]] = {
     HandRecord: lambda r: ("hand", r.tournament_id, r.table_id, r.hand_number),
     AuditRecord: audit_key,
     MuteRecord: mute_key,
+    AccountRecord: lambda r: ("account", r.player_id),
 }
 
 
@@ -233,6 +235,15 @@ class MemoryUnitOfWork:
         self._store._commit(self._saves, self._checks, self._bumps, self._entries)
 
 
+class _Accounts:
+    def __init__(self, store: MemoryStore) -> None:
+        self._s = store
+
+    def get(self, player_id: str) -> AccountRecord | None:
+        found: AccountRecord | None = self._s._get(("account", player_id))
+        return found
+
+
 class MemoryStore:
     """Every repository over one dict of records and one ``Ledger``."""
 
@@ -259,6 +270,7 @@ class MemoryStore:
         self.ledger = _LedgerReader(self)
         self.audit = MemoryAudit(self)
         self.mutes = MemoryMutes(self)
+        self.accounts = _Accounts(self)
 
     @property
     def money(self) -> Ledger:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from tourney.domain.errors import IllegalAction
+import contextlib
+
+from tourney.domain.errors import IllegalAction, NotFound, StaleVersion
 from tourney.domain.ledger import deposit, player_account
 from tourney.services.deps import Deps
+from tourney.services.records import AccountRecord
 from tourney.services.views import AccountView, DepositView, LedgerLine, LedgerView
 
 
@@ -14,6 +17,32 @@ class AccountsService:
 
     def account(self, player: str) -> AccountView:
         return AccountView(player, self._d.store.ledger.balance(player_account(player)))
+
+    def sign_in(self, player: str) -> AccountView:
+        """The signed-in player's account, opened at their first sign-in (``GET /me/account``); then only read."""
+        self.open(player)
+        return self.account(player)
+
+    def open(self, player: str) -> None:
+        """Open ``player``'s account if it is not yet: one put, once (a racing second finds it opened)."""
+        store = self._d.store
+        if store.accounts.get(player) is not None:
+            return
+        uow = store.unit_of_work()
+        uow.save(AccountRecord(player, self._d.clock.now()))
+        with contextlib.suppress(StaleVersion):  # opened meanwhile by another request of the same player
+            uow.commit()
+
+    def require_account(self, player: str) -> None:
+        """``NotFound`` unless ``player`` has an account: opened at a sign-in, or holding ledger entries (an
+        account funded before accounts were opened, or by the house's own paths)."""
+        store = self._d.store
+        if store.accounts.get(player) is not None:
+            return
+        account = player_account(player)
+        if store.ledger.balance(account) != 0 or store.ledger.entries(account):
+            return
+        raise NotFound(f"{player} has no account: a player's account opens when they first sign in")
 
     def ledger(self, player: str) -> LedgerView:
         account = player_account(player)

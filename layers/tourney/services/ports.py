@@ -40,6 +40,7 @@ from typing import Any, Protocol
 from tourney.domain.ledger import Account, Entry
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
 from tourney.services.records import (
+    AccountRecord,
     AuditRecord,
     CoordinatorRecord,
     CounterShard,
@@ -159,6 +160,12 @@ class MuteRepository(Protocol):
         ...
 
 
+class AccountRepository(Protocol):
+    def get(self, player_id: str) -> AccountRecord | None:
+        """The player's account record (None: they never signed in)."""
+        ...
+
+
 class LedgerReader(Protocol):
     def balance(self, account: Account) -> int: ...
 
@@ -198,6 +205,9 @@ class Store(Protocol):
 
     @property
     def mutes(self) -> MuteRepository: ...
+
+    @property
+    def accounts(self) -> AccountRepository: ...
 
     def unit_of_work(self) -> UnitOfWork: ...
 

@@ -24,6 +24,7 @@ EntrantRecord       tournament and entrant (paid, table, place, prize)    start,
 HandRecord          finished hand                                         coordinator
 AuditRecord         operator act (append-only: saved once, never again)   admin, management
 MuteRecord          player muted in chat (or unmuted)                     management
+AccountRecord       player account opened (first sign-in)                 accounts
 ==================  ====================================================  ==========================
 """
 
@@ -322,6 +323,21 @@ def evolve(record: R, **changes: Any) -> R:
     return changed
 
 
+@dataclass(frozen=True)
+class AccountRecord:
+    """A player's account, opened when they first signed in (``GET /me/account``): operators credit only
+    accounts that exist (docs/rules.md, 'Conduct and management')."""
+
+    player_id: str
+    opened_at: datetime
+    version: int = 0
+
+    @property
+    def tournament_id(self) -> None:
+        """An account belongs to no tournament (observers of saves read this)."""
+        return None
+
+
 Record = (
     TournamentRecord
     | RegistrationRecord
@@ -334,10 +350,12 @@ Record = (
     | HandRecord
     | AuditRecord
     | MuteRecord
+    | AccountRecord
 )
 """Every record a unit of work saves."""
 
 __all__ = [
+    "AccountRecord",
     "AuditAct",
     "AuditRecord",
     "CoordinatorRecord",

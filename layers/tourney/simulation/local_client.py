@@ -333,7 +333,9 @@ async def simulate_local(
             async with gate:
                 return await call
 
-        # Fund every bot first, so the registration window only has to hold the registrations.
+        # Every bot signs in (its account opens), then is funded, so the registration window only has to hold
+        # the registrations.
+        await asyncio.gather(*(gated(apis[p].ok("GET", "/me/account")) for p in players))
         await asyncio.gather(
             *(
                 gated(admin.ok("POST", f"/admin/accounts/{p}/deposits", {"amount": cost * 8, "key": f"seed-{p}"}))
@@ -430,10 +432,12 @@ async def simulate_local(
 
 
 async def credit(urls: dict[str, str], mint: Mint, player: str, amount: int) -> None:
-    """An operator credits ``player``'s account with ``amount`` cents (once per run: the deposit's key)."""
+    """An operator credits ``player``'s account with ``amount`` cents (once per run: the deposit's key), the player
+    signed in first (as the demo's person would: operators credit only accounts that exist)."""
     import aiohttp
 
     async with aiohttp.ClientSession() as session:
+        await Api(session, urls["http"], mint(player, False)).ok("GET", "/me/account")  # signs in: the account opens
         admin = Api(session, urls["http"], mint("operator", True))
         body = {"amount": amount, "key": f"demo-{player}-{uuid.uuid4().hex[:8]}"}
         await admin.ok("POST", f"/admin/accounts/{player}/deposits", body)

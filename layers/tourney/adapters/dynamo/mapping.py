@@ -26,6 +26,7 @@ from tourney.domain.structure import TournamentConfig
 from tourney.domain.table import Table
 from tourney.domain.tournament import Contribution, TournamentState
 from tourney.services.records import (
+    AccountRecord,
     AuditAct,
     AuditRecord,
     CoordinatorRecord,
@@ -441,6 +442,22 @@ def _mute_record(item: au.MuteItem) -> MuteRecord:
     )
 
 
+def _account_item(record: AccountRecord, version: int) -> au.AccountItem:
+    return au.AccountItem(
+        au.account_pk(record.player_id),
+        au.ACCOUNT_SK,
+        account_player=record.player_id,
+        opened_at=iso(record.opened_at),
+        version=version,
+    )
+
+
+def _account_record(item: au.AccountItem) -> AccountRecord:
+    return AccountRecord(
+        player_id=item.account_player, opened_at=parse_required(item.opened_at), version=int(item.version)
+    )
+
+
 # -- the table of mappers ---------------------------------------------------------------------------------------------
 
 MAPPERS: dict[type, Mapper] = {
@@ -508,6 +525,12 @@ MAPPERS: dict[type, Mapper] = {
         ),
         Mapper(AuditRecord, _audit_key, _audit_item, _audit_record),
         Mapper(MuteRecord, lambda r: Key(au.MuteItem, au.mute_pk(r.player_id), au.MUTE_SK), _mute_item, _mute_record),
+        Mapper(
+            AccountRecord,
+            lambda r: Key(au.AccountItem, au.account_pk(r.player_id), au.ACCOUNT_SK),
+            _account_item,
+            _account_record,
+        ),
     )
 }
 

@@ -41,6 +41,7 @@ from tourney.domain.errors import NotFound, StaleVersion
 from tourney.domain.ledger import Entry
 from tourney.domain.registration import TournamentStatus
 from tourney.services.records import (
+    AccountRecord,
     AuditRecord,
     CoordinatorRecord,
     CounterShard,
@@ -239,6 +240,12 @@ class DynamoMutes:
         return None if item is None else mapper_of_type(MuteRecord).from_item(item)
 
 
+class DynamoAccounts:
+    def get(self, player_id: str) -> AccountRecord | None:
+        item = _get(au.AccountItem, au.account_pk(player_id), au.ACCOUNT_SK)
+        return None if item is None else mapper_of_type(AccountRecord).from_item(item)
+
+
 def mapper_of_type(record_type: type) -> Any:
     from tourney.adapters.dynamo.mapping import MAPPERS
 
@@ -343,6 +350,7 @@ class DynamoStore:
         self.ledger = DynamoLedger(ledger_shards)
         self.audit = DynamoAudit()
         self.mutes = DynamoMutes()
+        self.accounts = DynamoAccounts()
 
     def unit_of_work(self) -> DynamoUnitOfWork:
         return DynamoUnitOfWork(self.ledger)

@@ -86,6 +86,7 @@ class MeteredStore:
         self.ledger = _Ledger("ledger", self)
         self.audit = _Audit("audit", self)
         self.mutes = _ByGet("mutes", self, _mute_key)
+        self.accounts = _ByGet("accounts", self, _account_key)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -290,6 +291,10 @@ def _hand_key(tournament_id: str, table_id: str, hand_number: int) -> StoredItem
 
 def _mute_key(player_id: str) -> StoredItem:
     return _missing(au.MuteItem, au.mute_pk(player_id), au.MUTE_SK)
+
+
+def _account_key(player_id: str) -> StoredItem:
+    return _missing(au.AccountItem, au.account_pk(player_id), au.ACCOUNT_SK)
 
 
 class _Audit(_Repo):

@@ -55,6 +55,13 @@ def mute_pk(player_id: str) -> str:
     return f"mute#{player_id}"
 
 
+ACCOUNT_SK = "account"
+
+
+def account_pk(player_id: str) -> str:
+    return f"account#{player_id}"
+
+
 class ByPlayerIndex(GlobalSecondaryIndex["AuditItem"]):  # type: ignore[no-untyped-call]
     class Meta:
         index_name = AUDIT_BY_PLAYER_INDEX.name
@@ -106,4 +113,16 @@ class MuteItem(Model):
     by = UnicodeAttribute()
     reason = UnicodeAttribute(default="")
     until = UnicodeAttribute(null=True)
+    version = NumberAttribute(default=0)
+
+
+@stored_in(TOURNAMENTS)
+class AccountItem(Model):
+    """A player's account, opened at their first sign-in (``AccountRecord``)."""
+
+    Meta = meta_for(TOURNAMENTS)
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True, default=ACCOUNT_SK)
+    account_player = UnicodeAttribute()
+    opened_at = UnicodeAttribute()
     version = NumberAttribute(default=0)
