@@ -108,6 +108,7 @@ def announce_and_register(stack: LocalRuntime, players: tuple[str, ...]) -> tupl
     """
     operator = stack.token("olga", operator=True)
     for player in players:
+        assert call(stack, "GET", "/me/account", stack.token(player))[0] == 200  # signing in opens the account
         assert call(stack, "POST", f"/admin/accounts/{player}/deposits", operator, {"amount": 50_000})[0] == 201
     window = 6
     for attempt in range(4):
