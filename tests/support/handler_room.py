@@ -37,7 +37,7 @@ from tourney.adapters.memory import (
     MemoryTimers,
     MemoryWorkflows,
 )
-from tourney.entrypoints import dependencies
+from tourney.entrypoints import dependencies, observability
 from tourney.services.bootstrap import Services, bootstrap
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
 
@@ -202,6 +202,25 @@ def failures(answer: dict[str, Any]) -> list[str]:
 
 _API_MODULE = Path(__file__).resolve().parents[2] / "functions" / "api" / "app.py"
 _instances = itertools.count()
+_metrics_lock = threading.RLock()
+
+
+def _metrics_one_thread_at_a_time() -> None:
+    """Powertools keeps one metric set for every ``Metrics`` of a process: threads standing for environments would
+    flush each other's metrics half-way (a set emptied between its check and its serialization). Lambda runs one
+    invocation per environment at a time; here, one thread at a time adds or flushes."""
+    metrics = observability.metrics.provider  # where log_metrics, add_metric and flush_metrics run
+    if getattr(metrics, "_one_thread_at_a_time", False):
+        return
+    for name in ("add_metric", "flush_metrics", "add_dimension", "add_metadata", "clear_metrics"):
+        method = getattr(metrics, name)
+
+        def locked(*args: Any, _method: Callable[..., Any] = method, **kwargs: Any) -> Any:
+            with _metrics_lock:
+                return _method(*args, **kwargs)
+
+        setattr(metrics, name, locked)
+    metrics._one_thread_at_a_time = True  # type: ignore[attr-defined]
 
 
 def api_instance(services: Services) -> Callable[[dict[str, Any], Any], dict[str, Any]]:
@@ -215,6 +234,7 @@ def api_instance(services: Services) -> Callable[[dict[str, Any], Any], dict[str
     attributes (they shadow the class's). Every copy runs over ``services``, shared: they stand for DynamoDB
     and the queues, which concurrent invocations do share.
     """
+    _metrics_one_thread_at_a_time()
     name = f"api_environment_{next(_instances)}"
     spec = importlib.util.spec_from_file_location(name, _API_MODULE)
     assert spec is not None and spec.loader is not None

@@ -120,7 +120,14 @@ class RegistrationService:
         that registration was withdrawn (unregistered, refunded) the key is spent:
         ``IdempotencyConflict`` (409), a new registration takes a new key.
         """
-        return retrying(self._d, lambda: self._register(tid, player, key))
+        try:
+            return retrying(self._d, lambda: self._register(tid, player, key))
+        except (WaitingListFull, RegistrationClosed):
+            if not key:
+                raise
+            # Its twin (the same key) may have registered between this request's reads of the player's registration
+            # and of the list: read again, and answer that registration as a replay of the key does.
+            return self._register(tid, player, key)
 
     def _register(self, tid: str, player: str, key: str) -> RegistrationView:
         store = self._d.store
