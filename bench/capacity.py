@@ -4,7 +4,7 @@ From the opening of registration (the players arrive at up to 1,000 a second) th
 tournament time, then an operator's termination and the compensation that follows it to its last payment, all in
 ``simulation/cloud.py`` with :class:`~tourney.simulation.aws.model.AwsModel` switched on: every request timed,
 metered against the partition limits and the functions' reservations, and priced. :func:`measure_capacity` returns
-the report of ``CONTRACT.md`` ("tourney bench capacity"), plus a few counts beside it (``coordinator``,
+the report of ``docs/performance.md`` ("tourney bench capacity"), plus a few counts beside it (``coordinator``,
 ``registration.rcu_each``) that ``docs/performance.md`` compares with the issue's counts.
 
 The limits are read from the synthesized template (``cdk.out/``) when there is one, otherwise from the figures the
@@ -344,7 +344,7 @@ class CapacityRun(Simulation):
 def measure_capacity(
     players: int, minutes: float = 30, seed: int = 1, progress: Callable[[str], None] | None = None
 ) -> dict[str, Any]:
-    """Run one capacity benchmark; the report (CONTRACT.md, ``tourney bench capacity``)."""
+    """Run one capacity benchmark; the report (docs/performance.md, ``tourney bench capacity``)."""
     started = time.perf_counter()
     run = CapacityRun(players, minutes, seed, progress)
     run.run()

@@ -95,7 +95,7 @@ def create_tournament(
 
 @app.post("/admin/tournaments/<id>/terminate", responses=error_responses(403, 404, 409))
 def terminate(id: TournamentId, body: TerminateRequest, caller: CurrentCaller, admin: Admin) -> Terminated:
-    """Terminate a running tournament, starting its recovery (RULES.md, rule 17); a reason is required (422)."""
+    """Terminate a running tournament, starting its recovery (docs/rules.md, rule 17); a reason is required (422)."""
     correlate(tournament_id=id)
     reason = body.reason
     logger.info("termination asked", extra={"operator": caller.player_id, "reason": reason})
@@ -104,7 +104,7 @@ def terminate(id: TournamentId, body: TerminateRequest, caller: CurrentCaller, a
 
 @app.post("/admin/tournaments/<id>/cancel", responses=error_responses(403, 404, 409))
 def cancel(id: TournamentId, body: CancelRequest, caller: CurrentCaller, admin: Admin) -> Cancelled:
-    """Cancel before the first hand, refunding everyone in full (RULES.md, rules 17.6, 19); 409 once one was dealt.
+    """Cancel before the first hand, refunding everyone in full (docs/rules.md, rules 17.6, 19); 409 once one was dealt.
 
     A reason is required (422)."""
     correlate(tournament_id=id)

@@ -1,4 +1,4 @@
-"""The table view over HTTP and the WebSocket pushes (CONTRACT.md, 'Table and player additions'; RULES.md, rule 16):
+"""The table view over HTTP and the WebSocket pushes (docs/openapi.json; docs/rules.md, rule 16):
 ``to_act.deadline`` is when the decision's own time runs out, the same after a reload and unmoved by writes that do
 not start a decision; ``to_act.bank_deadline`` once the time bank runs; ``seats[].last_action`` the seat's last action
 of the street. A player still sees no other player's hole cards."""

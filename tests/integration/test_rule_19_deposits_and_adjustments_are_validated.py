@@ -1,4 +1,4 @@
-"""Rule 19 and CONTRACT.md at the operators' money routes: ``POST /admin/accounts/{player}/deposits`` and
+"""Rule 19 and docs/openapi.json at the operators' money routes: ``POST /admin/accounts/{player}/deposits`` and
 ``/adjustments`` take a player id as tokens name players, and an amount of integer cents; anything else is a 422
 whose message says why (``{error: invalid_request, message}``), and no money moves."""
 

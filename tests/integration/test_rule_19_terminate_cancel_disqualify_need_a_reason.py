@@ -1,5 +1,5 @@
-"""Rule 19 at the operators' HTTP edge: terminate, cancel and disqualify refuse an empty reason (CONTRACT.md, 'Table
-and player additions'). A missing, empty or blank reason is a 422 with the contract's error body, and nothing changes:
+"""Rule 19 at the operators' HTTP edge: terminate, cancel and disqualify refuse an empty reason (docs/openapi.json).
+A missing, empty or blank reason is a 422 with the contract's error body, and nothing changes:
 the tournament keeps its status, the player their seat, and the audit has no record of the act."""
 
 # ruff: noqa: F811  (pytest fixtures imported from tests.support)

@@ -49,7 +49,7 @@ def test_a_known_mix_of_requests_is_priced_to_the_cent_by_service() -> None:
 
 
 def test_dynamodb_at_its_older_prices_costs_twice_as_much() -> None:
-    # Given the same mix priced at DynamoDB's prices before November 2024 (those STACK-NOTES gives)
+    # Given the same mix priced at DynamoDB's prices before November 2024 (the figures most references still quote)
     meter = CostMeter(DYNAMODB_BEFORE_NOV_2024)
     _known_mix(meter)
 

@@ -1,4 +1,4 @@
-"""``tourney bench capacity``: the simulated cloud with AWS modeled, and the report it gives (CONTRACT.md)."""
+"""``tourney bench capacity``: the simulated cloud with AWS modeled, and the report it gives (docs/performance.md)."""
 
 from __future__ import annotations
 

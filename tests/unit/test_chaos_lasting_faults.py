@@ -1,5 +1,5 @@
 """Lasting faults in ``tourney chaos``: a step or a function that fails every time for hours, as a broken deployment
-does, and what the rules still require while it does (RULES.md, rule 17)."""
+does, and what the rules still require while it does (docs/rules.md, rule 17)."""
 
 from __future__ import annotations
 

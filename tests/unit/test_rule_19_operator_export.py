@@ -1,4 +1,4 @@
-"""The operator's PHH export (CONTRACT.md, 'Provably fair deals'; docs/rules.md, section 13): every dealt hole card.
+"""The operator's PHH export (docs/rules.md, section 13): every dealt hole card.
 
 An operator reviewing a hand sees who held what: the ``d dh`` lines of
 ``tourney simulate --phh`` name each player's two cards (never ``????``), the

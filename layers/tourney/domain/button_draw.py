@@ -45,7 +45,7 @@ class ButtonDraw:
     button: int
     hand: int = 0
     """The table's hand dealt from this draw, its first after it (0: none dealt yet); its view and history show
-    the draw (CONTRACT.md, ``button_draw``)."""
+    the draw (docs/openapi.json, ``button_draw``)."""
 
     def card_of(self, seat: int) -> Card:
         for drawn in self.cards:

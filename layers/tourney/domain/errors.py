@@ -162,7 +162,7 @@ class ButtonNotDrawn(Conflict):
 
 
 class LastPlayerInPlay(Conflict):
-    """Disqualifying the last player still in play (RULES.md, rule 19): a tournament always has a winner."""
+    """Disqualifying the last player still in play (docs/rules.md, rule 19): a tournament always has a winner."""
 
     code: ClassVar[str] = "last_player_in_play"
 

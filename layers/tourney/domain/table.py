@@ -306,7 +306,7 @@ _WAGERS: Final = frozenset({ActionKind.CALL, ActionKind.BET, ActionKind.RAISE})
 
 @dataclass(frozen=True, slots=True)
 class LastAction:
-    """A seat's last decision of the current street (CONTRACT.md, ``seats[].last_action``).
+    """A seat's last decision of the current street (docs/openapi.json, ``seats[].last_action``).
 
     ``amount``: for a call, a bet or a raise, the seat's whole bet of the street after it (what ``seats[].bet``
     shows: "raise 300", "call 300"); none for a fold or a check. ``all_in``: the wager put the seat all in.
@@ -427,7 +427,7 @@ class Table:
         return any(self._seats[seat].player == player for seat in hand.seats if seat in self._seats)
 
     def chips_owned(self, player: str, pending: int = 0) -> int:
-        """The chips a player owns: what a rebuy is judged by (RULES.md, 'Rebuys and add-ons').
+        """The chips a player owns: what a rebuy is judged by (docs/rules.md, 'Rebuys and add-ons').
 
         During a hand they are dealt in, the stack they started it with (chips in the pot stay theirs
         until it ends: going all in does not lower it); otherwise their stack. ``pending``: chips
@@ -544,7 +544,7 @@ class Table:
     def longest_wait(
         self, *, normal: int = DEFAULT_DECISION_SECONDS, when_away: int = DEFAULT_AWAY_DECISION_SECONDS
     ) -> int:
-        """The longest the awaited decision may rightly take, in seconds (RULES.md, rule 16; 'Defaults').
+        """The longest the awaited decision may rightly take, in seconds (docs/rules.md, rule 16; 'Defaults').
 
         Its own time, plus the time bank its player may still start (none for
         an away player, nor for one already on it): a table that waits longer
@@ -702,7 +702,7 @@ class Table:
         return self._draw
 
     def positions_to_deal(self) -> Positions:
-        """The positions the next hand is dealt with (RULES.md, rules 6, 7, 14): what ``start_hand`` uses.
+        """The positions the next hand is dealt with (docs/rules.md, rules 6, 7, 14): what ``start_hand`` uses.
 
         From the last hand played out, else from the button draw (its drawn
         seat emptied or not: ``drawn_button_positions``). ``NotEnoughPlayers``
@@ -915,7 +915,7 @@ class Table:
         return record
 
     def verify_may_disqualify(self, player: str, disqualified: Collection[str] = ()) -> None:
-        """Refuse to disqualify the last player still in play at this table (RULES.md, rule 19).
+        """Refuse to disqualify the last player still in play at this table (docs/rules.md, rule 19).
 
         In play: seated, not disqualified already (``disqualified``: they leave when the hand ends),
         and holding chips or still in the hand in progress (all in). A player waiting without chips

@@ -205,7 +205,7 @@ class TournamentState:
         return False
 
     def verify_rebuy(self, contribution: Contribution, owned: int, now: datetime, *, eliminated: bool) -> None:
-        """A rebuy: during a rebuy period, at or below the starting stack, not eliminated (RULES.md, Rebuys).
+        """A rebuy: during a rebuy period, at or below the starting stack, not eliminated (docs/rules.md, Rebuys).
 
         ``owned``: the chips the player owns (``Table.chips_owned``: the stack they started the hand in
         progress with, plus chips already bought in it), never the chips behind.

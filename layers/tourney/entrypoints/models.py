@@ -185,7 +185,7 @@ Reason = Annotated[
     StringConstraints(strip_whitespace=True, min_length=1, max_length=500),
     Field(description="why, kept in the audit: required, not blank (422 otherwise)"),
 ]
-"""An operator's reason for an act: stripped, at least one character (RULES.md, rule 19; CONTRACT.md)."""
+"""An operator's reason for an act: stripped, at least one character (docs/rules.md, rule 19; docs/openapi.json)."""
 
 
 class TerminateRequest(Request):

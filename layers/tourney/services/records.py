@@ -243,7 +243,7 @@ class HandRecord:
     version: int = 0
     button_draw: tuple[tuple[int, str, str], ...] = ()
     """``(seat, player, card)`` of the table's draw for the button when this hand was the first dealt from it
-    (RULES.md, rules 6 and 12); empty for every other hand. A seat left before the hand ended names ``""``."""
+    (docs/rules.md, rules 6 and 12); empty for every other hand. A seat left before the hand ended names ``""``."""
 
 
 class AuditAct(StrEnum):

@@ -173,7 +173,7 @@ def after_write(deps: Deps, record: TableRecord, event: str) -> Awaiting | None:
 
 
 def arm(deps: Deps, record: TableRecord, now: datetime | None = None) -> Awaiting | None:
-    """Arm the time-out of the decision awaited, if any (RULES.md, rule 16; an away player gets the short time).
+    """Arm the time-out of the decision awaited, if any (docs/rules.md, rule 16; an away player gets the short time).
 
     With ``now`` (the watchdog arms a lost time-out again): for what is left
     of the decision's time at ``now`` (``Table.awaiting_left``), counted from

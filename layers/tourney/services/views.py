@@ -152,7 +152,7 @@ class PlaceView(View):
 
 @dataclass(frozen=True)
 class LastActionView(View):
-    """A seat's last action of the street (CONTRACT.md, ``seats[].last_action``): fold, check, call, bet or raise.
+    """A seat's last action of the street (``seats[].last_action``): fold, check, call, bet or raise.
 
     ``amount``: for a call, a bet or a raise, the seat's whole bet of the street after it (``seats[].bet``);
     None for a fold or a check. ``all_in``: it put the seat all in.
@@ -211,7 +211,7 @@ class PotView(View):
 
 @dataclass(frozen=True)
 class DrawnCardView(View):
-    """One player's card in a table's draw for the button (RULES.md, rule 6; the final table's redraw, rule 12)."""
+    """One player's card in a table's draw for the button (docs/rules.md, rule 6; the final table's redraw, rule 12)."""
 
     seat: int
     player: str | None
@@ -219,7 +219,7 @@ class DrawnCardView(View):
 
 
 def shown_draw(table: Table, players: Mapping[int, str] = EMPTY) -> tuple[DrawnCardView, ...] | None:
-    """The table's button draw, if its current hand is its first after the draw (CONTRACT.md, ``button_draw``).
+    """The table's button draw, if its current hand is its first after the draw (docs/openapi.json, ``button_draw``).
 
     Before that hand is dealt, while it is played and once it is over, until the next hand is dealt; None
     for any other hand. ``players``: who sat in each seat for that hand (the hand's own players); the table's

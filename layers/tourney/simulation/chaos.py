@@ -66,7 +66,7 @@ TRIGGERED = ("last", "final_button")
 MANAGEMENT_ACTS = ("stack", "disqualify")
 """Operator acts of rule 19 at a player's table."""
 ACT_KINDS = ("disqualify", "stack", "deposit", "adjustment", "mute", "cancel", "terminate", "restart")
-"""Every operator act the API offers (``faults.operator_acts``, CONTRACT.md)."""
+"""Every operator act the API offers (``faults.operator_acts``, docs/performance.md)."""
 LASTING_TARGETS = ("seat_batch", "deal_first_hands", "compensate", "try_restart", "coordinator", "watchdog")
 """Steps (``simulation/cloud.py``'s workflows) and functions (``infra/wiring.py``) a lasting fault takes down."""
 RECOVERY_STEPS = ("try_restart", "compensate", "watchdog")

@@ -370,7 +370,7 @@ class Simulation:
             "_dealt_at": _iso(record.dealt_at),
             **phh.deck_fields(hand),
         }
-        # the operator's export: every dealt hole card, as the whole deck (CONTRACT.md, 'Provably fair deals')
+        # the operator's export: every dealt hole card, as the whole deck (docs/rules.md, section 13)
         self.phh_docs.setdefault(record.table_id, {})[record.hand_number] = phh.dumps(hand, fields, hole_cards=True)
 
     # -- the report -----------------------------------------------------------------------

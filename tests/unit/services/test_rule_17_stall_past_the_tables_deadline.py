@@ -1,7 +1,7 @@
 """Rule 17: the watchdog terminates a tournament only when a table is quiet past its own deadline.
 
 A table waits for the decision awaited: its own time (``decision_seconds``, up
-to 300), then the time bank its player may still start (RULES.md, 'Defaults').
+to 300), then the time bank its player may still start (docs/rules.md, 'Defaults').
 A healthy table acts or times out within that; the watchdog allows the
 time-out's delivery on top (``STALL_SLACK``) before it calls the table stalled
 and terminates the tournament (the hand in progress is then voided, rule 17.1).

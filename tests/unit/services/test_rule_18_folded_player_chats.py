@@ -1,4 +1,4 @@
-"""Rule 18: a seated player who has folded may chat (RULES.md, 'Conduct and management').
+"""Rule 18: a seated player who has folded may chat (docs/rules.md, 'Conduct and management').
 
 "Nothing about the hand in progress from players still in it": the room keeps
 quiet only the players still in the hand. A player who folded is out of it and

@@ -1,6 +1,6 @@
 """Rule 19: the last player still in play cannot be disqualified, and a disqualified player is never paid.
 
-RULES.md, 'Conduct and management': "Disqualifying the last player still in
+docs/rules.md, 'Conduct and management': "Disqualifying the last player still in
 play is refused (409): a tournament always has a winner who was not
 disqualified. A disqualified player is never paid a prize, a share or a refund
 by rule 17." Refused one after the other and when two disqualifications race

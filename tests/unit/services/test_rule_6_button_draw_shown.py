@@ -1,7 +1,7 @@
 """Rule 6 can be seen: each table's draw for the button (each player's card) is shown to its players.
 
-CONTRACT.md, 'Table and player additions': ``button_draw: [{seat, player,
-card}]`` is in the view of a table's first hand and in that hand's history.
+The table view's ``button_draw: [{seat, player,
+card}]`` (docs/openapi.json) is in the view of a table's first hand and in that hand's history.
 The final table's redraw (rule 12) shows the same way in that table's first
 hand after the redraw. No other hand carries a draw.
 """

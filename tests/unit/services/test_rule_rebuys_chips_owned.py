@@ -1,4 +1,4 @@
-"""Rebuys are judged by the chips a player owns, not the chips behind (RULES.md, 'Rebuys and add-ons').
+"""Rebuys are judged by the chips a player owns, not the chips behind (docs/rules.md, 'Rebuys and add-ons').
 
 "A player at or below the starting stack may buy the starting stack again":
 during a hand the player owns the stack they started it with (chips in the

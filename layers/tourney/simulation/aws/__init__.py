@@ -75,7 +75,7 @@ answers say on its virtual clock. The parts:
 
 ``pricing``
     :class:`~tourney.simulation.aws.pricing.Prices`, us-east-1 on demand: DynamoDB $0.625 per million write and
-    $0.125 per million read request units (since 1 November 2024; ``STACK-NOTES.md``'s $1.25 and $0.25 are the older
+    $0.125 per million read request units (since 1 November 2024; $1.25 and $0.25 are the older
     prices, kept as ``DYNAMODB_BEFORE_NOV_2024``); Lambda $0.20 per million requests and $0.0000166667 per
     GB-second x86 ($0.0000133334 arm64, which the functions use); API Gateway HTTP $1.00 per million (512 KB
     units); WebSocket $1.00 per million messages (32 KB units) and $0.25 per million connection minutes; SQS $0.40

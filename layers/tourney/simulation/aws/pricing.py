@@ -1,7 +1,7 @@
 """What AWS charges: us-east-1 on-demand prices, and a meter that counts and prices every request by service.
 
 Prices are exact decimals (USD), overridable (``Prices().with_overrides(...)``). The defaults are the published
-us-east-1 on-demand prices of ``../shared/STACK-NOTES.md`` ('AWS limits and prices'), except DynamoDB's: AWS halved
+us-east-1 on-demand prices as AWS publishes them, except DynamoDB's: AWS halved
 on-demand throughput prices on 1 November 2024, to $0.625 per million write request units and $0.125 per million
 read request units (the notes' $1.25 and $0.25 are the older figures, kept as :data:`DYNAMODB_BEFORE_NOV_2024`).
 
@@ -57,7 +57,7 @@ DEFAULT_PRICES = Prices()
 DYNAMODB_BEFORE_NOV_2024 = DEFAULT_PRICES.with_overrides(
     dynamodb_write_unit=Decimal("1.25") / MILLION, dynamodb_read_unit=Decimal("0.25") / MILLION
 )
-"""DynamoDB's on-demand prices before 1 November 2024 (those ``STACK-NOTES.md`` gives)."""
+"""DynamoDB's on-demand prices before 1 November 2024 (the figures most references still quote)."""
 
 WEBSOCKET_MESSAGE_BYTES = 32 * KB
 SQS_REQUEST_BYTES = 64 * KB

@@ -12,7 +12,7 @@ from enum import StrEnum
 
 
 class Service(StrEnum):
-    """A priced service, by the key ``tourney bench capacity`` reports it under (``CONTRACT.md``)."""
+    """A priced service, by the key ``tourney bench capacity`` reports it under (``docs/performance.md``)."""
 
     DYNAMODB = "dynamodb"
     LAMBDA = "lambda"
