@@ -1,5 +1,5 @@
-"""The table view's decision clock and last actions, in the domain (docs/rules.md, rule 16 and 'Defaults'; docs/openapi.json):
-the table knows when the awaited decision began, so when its own time runs out
+"""The table view's decision clock and last actions, in the domain (docs/rules.md, rule 16 and 'Defaults';
+docs/openapi.json): the table knows when the awaited decision began, so when its own time runs out
 (``deadline``) and, once the time bank runs, when the bank does (``bank_deadline``); the hand knows each seat's last
 action of the current street."""
 
