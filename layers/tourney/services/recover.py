@@ -82,6 +82,23 @@ def time_out_lost(quiet: timedelta, seconds: int) -> bool:
     return quiet >= due + min(due, REARM_SLACK)
 
 
+def _each_on_its_own(
+    tournaments: Sequence[TournamentRecord],
+    check: Callable[[TournamentRecord], None],
+    failed: list[str],
+    on_error: Callable[[str, Exception], None] | None,
+) -> None:
+    """``check`` every tournament; one that raises is listed in ``failed`` and given to ``on_error`` (the handler
+    logs it as an error), and the others are still checked: one tournament's failure never stops the rest."""
+    for t in tournaments:
+        try:
+            check(t)
+        except Exception as error:
+            failed.append(t.tournament_id)
+            if on_error is not None:
+                on_error(t.tournament_id, error)
+
+
 def window_left(terminated_at: datetime, now: datetime) -> timedelta:
     """What is left of the 20 minutes after ``terminated_at``, exact to the microsecond (zero or less: closed).
 
@@ -389,7 +406,9 @@ class RecoveryService:
         started: list[str] = []
         failed: list[str] = []
         players = 0
-        for t in d.store.tournaments.list():
+
+        def sweep_one(t: TournamentRecord) -> None:
+            nonlocal players
             due = t.start_at is not None and now >= t.start_at + SWEEP_GRACE
             late = t.status is TournamentStatus.REGISTERING and due
             cut_short = t.status is TournamentStatus.CANCELLED and t.ended_at is None  # a cancel that did not finish
@@ -403,11 +422,9 @@ class RecoveryService:
                 elif t.config.format is TournamentFormat.SNG and start_when_full(d, t):
                     started.append(t.tournament_id)  # a full Sit&Go whose start request was lost (idempotent)
             except AlreadyStarted:
-                continue  # it started as the sweeper came
-            except Exception as error:  # one tournament's failure never stops the sweep of the others
-                failed.append(t.tournament_id)
-                if on_error is not None:
-                    on_error(t.tournament_id, error)
+                pass  # it started as the sweeper came
+
+        _each_on_its_own(d.store.tournaments.list(), sweep_one, failed, on_error)
         return SweepReport(tuple(refunded), players, started=tuple(started), failed=tuple(failed))
 
     def watch(
@@ -423,13 +440,9 @@ class RecoveryService:
         """
         now = now or self._d.clock.now()
         found = _Watched()
-        for t in self._d.store.tournaments.list():
-            try:
-                self._watch_one(t, now, found)
-            except Exception as error:  # one tournament's failure never stops the checks of the others
-                found.failed.append(t.tournament_id)
-                if on_error is not None:
-                    on_error(t.tournament_id, error)
+        _each_on_its_own(
+            self._d.store.tournaments.list(), lambda t: self._watch_one(t, now, found), found.failed, on_error
+        )
         return WatchReport(
             tuple(found.terminated),
             tuple(found.resent),
