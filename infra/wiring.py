@@ -33,7 +33,7 @@ class Access(StrEnum):
     READ = "read"
     READ_WRITE = "read_write"
     APPEND = "append"
-    """Read, and put new items only (never update or delete): the operators' audit (RULES.md, rule 19)."""
+    """Read, and put new items only (never update or delete): the operators' audit (docs/rules.md, rule 19)."""
 
 
 # --------------------------------------------------------------------------- tables

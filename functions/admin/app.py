@@ -1,5 +1,5 @@
 """The operators' HTTP API (CONTRACT.md): create and announce tournaments; terminate, restart or cancel them; deposits;
-stack and balance adjustments, disqualifications, mutes, and the audit of every act (RULES.md, rule 19).
+stack and balance adjustments, disqualifications, mutes, and the audit of every act (docs/rules.md, rule 19).
 
 Every route is for the operators group only: a middleware refuses anyone else
 with 403 before a route runs. Creation and deposits honour ``Idempotency-Key``
@@ -115,7 +115,7 @@ def cancel(id: TournamentId, body: CancelRequest, caller: CurrentCaller, admin: 
 
 @app.post("/admin/tournaments/<id>/restart", responses=error_responses(403, 404, 409))
 def restart(id: TournamentId, caller: CurrentCaller, admin: Admin, body: RestartRequest | None = None) -> Restarted:
-    """Restart a terminated tournament within 20 minutes of its termination (RULES.md, rule 17); else 409."""
+    """Restart a terminated tournament within 20 minutes of its termination (docs/rules.md, rule 17); else 409."""
     correlate(tournament_id=id)
     reason = body.reason if body is not None else RestartRequest().reason
     logger.info("restart asked", extra={"operator": caller.player_id, "reason": reason})
@@ -164,7 +164,7 @@ def adjust_stack(
     management: Management,
     idempotency_key: IdempotencyKey = None,
 ) -> dict[str, Any]:
-    """Add or remove chips between hands at the player's table (RULES.md, rule 19); 409 while it cannot apply."""
+    """Add or remove chips between hands at the player's table (docs/rules.md, rule 19); 409 while it cannot apply."""
     correlate(tournament_id=id)
     logger.info("stack adjustment", extra={"operator": caller.player_id, "player": player, "delta": body.delta})
     key = act_key(body.key, idempotency_key)
@@ -192,7 +192,7 @@ def mute(
     management: Management,
     idempotency_key: IdempotencyKey = None,
 ) -> dict[str, Any]:
-    """Mute the player in every table chat, for ``minutes`` or until unmuted (RULES.md, rules 18, 19)."""
+    """Mute the player in every table chat, for ``minutes`` or until unmuted (docs/rules.md, rules 18, 19)."""
     logger.info("mute", extra={"operator": caller.player_id, "player": player, "minutes": body.minutes})
     key = act_key(body.key, idempotency_key)
     return management.mute(player, caller.player_id, body.reason, body.minutes, key).to_dict()

@@ -1,4 +1,4 @@
-"""Every minute (EventBridge Scheduler): set stalled play going again, or terminate it (RULES.md, rule 17).
+"""Every minute (EventBridge Scheduler): set stalled play going again, or terminate it (docs/rules.md, rule 17).
 
 It sends lost hand ends again (backing off), re-arms lost time-outs, starts a
 failed start workflow again, resumes tables a restart left halted, requests a

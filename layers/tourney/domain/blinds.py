@@ -1,4 +1,4 @@
-"""The forward-moving big blind and the button (RULES.md, 'Blinds and the button each hand'; seed rules 7, 8, 14).
+"""The forward-moving big blind and the button (docs/rules.md, 'Blinds and the button each hand'; seed rules 7, 8, 14).
 
 Seats are numbered clockwise (1, 2, ... up to the table's seat count, then
 back to 1). "Active" means seated with chips; a player who has just arrived
@@ -78,7 +78,7 @@ class Occupant:
 
 @dataclass(frozen=True)
 class Positions:
-    """Who holds the button and who posts the blinds in one hand (RULES.md, rule 7)."""
+    """Who holds the button and who posts the blinds in one hand (docs/rules.md, rule 7)."""
 
     button: Occupant
     small_blind: Occupant | None
@@ -140,7 +140,7 @@ def _still_active(occupant: Occupant | None, active: Mapping[int, str]) -> bool:
 
 
 def first_hand_positions(button_seat: int, active: Mapping[int, str]) -> Positions:
-    """Positions of a table's first hand, from the button draw (RULES.md, rules 6, 7 and 14).
+    """Positions of a table's first hand, from the button draw (docs/rules.md, rules 6, 7 and 14).
 
     ``active`` maps each active seat (seated with chips) to its player. The
     SB is the next active seat clockwise after the button, the BB the next
@@ -185,7 +185,7 @@ def drawn_button_positions(button_seat: int, active: Mapping[int, str]) -> Posit
 
 
 def next_positions(previous: Positions, active: Mapping[int, str]) -> Positions:
-    """Positions of the next hand: the big blind moves forward (RULES.md, rules 7, 8 and 14).
+    """Positions of the next hand: the big blind moves forward (docs/rules.md, rules 7, 8 and 14).
 
     ``previous`` holds the seats and players of the last hand played at the
     table; ``active`` maps each seat that is active now (after eliminations,
@@ -212,7 +212,7 @@ def next_positions(previous: Positions, active: Mapping[int, str]) -> Positions:
 
 
 def upcoming_big_blind(previous: Positions, active: Mapping[int, str]) -> Occupant:
-    """The player who would post the BB in the next hand (RULES.md, rule 13: the one moved by balancing).
+    """The player who would post the BB in the next hand (docs/rules.md, rule 13: the one moved by balancing).
 
     >>> last = Positions(Occupant(1, "a"), Occupant(2, "b"), Occupant(3, "c"))
     >>> upcoming_big_blind(last, {1: "a", 2: "b", 3: "c", 7: "d"})

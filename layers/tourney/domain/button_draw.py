@@ -1,4 +1,4 @@
-"""The draw for the button (RULES.md, 'Start, seats and the button'; seed rules 6 and 12).
+"""The draw for the button (docs/rules.md, 'Start, seats and the button'; seed rules 6 and 12).
 
 Each seated player gets one card from a freshly shuffled deck; the highest card
 wins the button. Equal ranks are settled by suit, spades > hearts > diamonds >
@@ -39,7 +39,7 @@ class DrawnCard:
 
 @dataclass(frozen=True)
 class ButtonDraw:
-    """The record of a button draw, kept in the table's history (RULES.md, rule 6)."""
+    """The record of a button draw, kept in the table's history (docs/rules.md, rule 6)."""
 
     cards: tuple[DrawnCard, ...]
     button: int
@@ -69,12 +69,12 @@ def draw_for_button(
     deck: Sequence[Card] | None = None,
     rng: random.Random | None = None,
 ) -> ButtonDraw:
-    """Deal one card to each seat and give the button to the highest (RULES.md, rule 6).
+    """Deal one card to each seat and give the button to the highest (docs/rules.md, rule 6).
 
     ``deck`` is a pre-shuffled deck (top card first); without it a fresh deck is
     shuffled with ``rng`` (``secrets.SystemRandom`` when ``rng`` is None).
     Raises ``NotEnoughPlayers`` for fewer than two seats: a lone player is not
-    dealt to (RULES.md, 'Balancing and breaking').
+    dealt to (docs/rules.md, 'Balancing and breaking').
     """
     ordered = sorted(set(seats))
     if len(ordered) < 2:

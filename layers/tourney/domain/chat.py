@@ -1,4 +1,4 @@
-"""Table chat (RULES.md, rule 18, 'Conduct and management'): who may speak, the limits, the rate window.
+"""Table chat (docs/rules.md, rule 18, 'Conduct and management'): who may speak, the limits, the rate window.
 
 The system enforces what it can of the table's etiquette:
 
@@ -33,10 +33,10 @@ from typing import ClassVar
 from tourney.domain.errors import Conflict
 
 MAX_LENGTH = 200
-"""Characters a line may have (RULES.md, rule 18)."""
+"""Characters a line may have (docs/rules.md, rule 18)."""
 RATE_COUNT = 5
 RATE_SECONDS = 10.0
-"""At most ``RATE_COUNT`` lines in any ``RATE_SECONDS`` seconds per player (RULES.md, rule 18)."""
+"""At most ``RATE_COUNT`` lines in any ``RATE_SECONDS`` seconds per player (docs/rules.md, rule 18)."""
 
 
 class Speaker(StrEnum):
@@ -88,7 +88,7 @@ def speaker_role(*, seated: bool, in_hand: bool, operator: bool) -> Speaker:
 
 
 def verify_may_speak(role: Speaker, *, muted: bool) -> None:
-    """Raise the refusal for a speaker who may not write now (RULES.md, rule 18)."""
+    """Raise the refusal for a speaker who may not write now (docs/rules.md, rule 18)."""
     if role is Speaker.OPERATOR:
         return
     if role is Speaker.OBSERVER:

@@ -42,7 +42,7 @@ class StaleVersion(TourneyError):
 
 
 class InsufficientFunds(TourneyError):
-    """A debit would take an account below zero; nothing was moved (RULES.md, Money)."""
+    """A debit would take an account below zero; nothing was moved (docs/rules.md, Money)."""
 
     code: ClassVar[str] = "insufficient_funds"
 
@@ -54,19 +54,19 @@ class Conflict(TourneyError):
 
 
 class RegistrationClosed(Conflict):
-    """Registration or unregistration outside the open window (RULES.md, rule 2)."""
+    """Registration or unregistration outside the open window (docs/rules.md, rule 2)."""
 
     code: ClassVar[str] = "registration_closed"
 
 
 class AlreadyRegistered(Conflict):
-    """The player is already registered or wait-listed (RULES.md, Money)."""
+    """The player is already registered or wait-listed (docs/rules.md, Money)."""
 
     code: ClassVar[str] = "already_registered"
 
 
 class WaitingListFull(Conflict):
-    """The field and the waiting list of 10 are full (RULES.md, rule 3)."""
+    """The field and the waiting list of 10 are full (docs/rules.md, rule 3)."""
 
     code: ClassVar[str] = "waiting_list_full"
 
@@ -84,13 +84,13 @@ class NotRegistered(NotFound):
 
 
 class NotEnoughPlayers(Conflict):
-    """A table needs two active players to draw for the button or deal (RULES.md, 'Balancing and breaking')."""
+    """A table needs two active players to draw for the button or deal (docs/rules.md, 'Balancing and breaking')."""
 
     code: ClassVar[str] = "not_enough_players"
 
 
 class HandInProgress(Conflict):
-    """Seats change only between hands: nobody is taken out of a hand in progress (RULES.md, rules 11-13)."""
+    """Seats change only between hands: nobody is taken out of a hand in progress (docs/rules.md, rules 11-13)."""
 
     code: ClassVar[str] = "hand_in_progress"
 
@@ -114,19 +114,19 @@ class NotSeated(NotFound):
 
 
 class InvalidConfiguration(TourneyError):
-    """A tournament's configuration or blind structure breaks a rule (RULES.md, 'Defaults'); nothing was created."""
+    """A tournament's configuration or blind structure breaks a rule (rules, 'Defaults'); nothing was created."""
 
     code: ClassVar[str] = "invalid_configuration"
 
 
 class InvalidClock(Conflict):
-    """The tournament clock was given impossible instants, or paused or resumed twice (RULES.md, rule 17)."""
+    """The tournament clock was given impossible instants, or paused or resumed twice (docs/rules.md, rule 17)."""
 
     code: ClassVar[str] = "invalid_clock"
 
 
 class TableFull(Conflict):
-    """No empty seat is left where a player must sit (RULES.md, 'Balancing and breaking')."""
+    """No empty seat is left where a player must sit (docs/rules.md, 'Balancing and breaking')."""
 
     code: ClassVar[str] = "table_full"
 
@@ -138,25 +138,25 @@ class StaleAction(StaleVersion):
 
 
 class InvalidDeal(TourneyError):
-    """A hand was dealt with inconsistent positions, stacks, blinds or deck (RULES.md, rules 7, 8, 14)."""
+    """A hand was dealt with inconsistent positions, stacks, blinds or deck (docs/rules.md, rules 7, 8, 14)."""
 
     code: ClassVar[str] = "invalid_deal"
 
 
 class NotStartedYet(Conflict):
-    """A start asked for before the tournament may start (RULES.md, rule 2; a Sit&Go starts when full)."""
+    """A start asked for before the tournament may start (docs/rules.md, rule 2; a Sit&Go starts when full)."""
 
     code: ClassVar[str] = "not_started_yet"
 
 
 class AlreadyStarted(Conflict):
-    """An act that only exists before the start, asked for after it (RULES.md, rules 2, 4, 17)."""
+    """An act that only exists before the start, asked for after it (docs/rules.md, rules 2, 4, 17)."""
 
     code: ClassVar[str] = "already_started"
 
 
 class ButtonNotDrawn(Conflict):
-    """A table's first hand needs the button drawn by cards among its players (RULES.md, rule 6)."""
+    """A table's first hand needs the button drawn by cards among its players (docs/rules.md, rule 6)."""
 
     code: ClassVar[str] = "button_not_drawn"
 

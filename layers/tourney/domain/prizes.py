@@ -1,4 +1,4 @@
-"""The prize pool, the payout table and shared places (RULES.md, rules 9, 10, 15; Money; Defaults).
+"""The prize pool, the payout table and shared places (docs/rules.md, rules 9, 10, 15; Money; Defaults).
 
 The prize pool paid is ``max(collected, guarantee)``; the difference is the
 house's overlay (:class:`PrizePool`). Each prize is the pool times its place's
@@ -12,7 +12,7 @@ Payout table
 Shares are exact fractions: integer parts per billion (``PARTS``) of the pool,
 per place. The table depends only on the number of entrants (a tournament may
 instead fix its own percentages, ``TournamentConfig.payout_percent``, as a
-Sit&Go's 50/30/20 does). It follows RULES.md, 'Defaults':
+Sit&Go's 50/30/20 does). It follows docs/rules.md, 'Defaults':
 
 * about 15 % of the field is paid: a band of entrants from ``6 * K`` pays ``K``
   places (16.7 % at the bottom of a band, 11-15 % at its top);
@@ -154,7 +154,7 @@ _FIRST_GENERATED_BAND: Final = 24
 
 @dataclass(frozen=True)
 class PrizePool:
-    """The pool paid out: ``max(collected, guarantee)``; the house pays the overlay (RULES.md, Money)."""
+    """The pool paid out: ``max(collected, guarantee)``; the house pays the overlay (docs/rules.md, Money)."""
 
     collected: int
     guarantee: int = 0
@@ -287,7 +287,7 @@ def _generated(places: int) -> Payout:
 
 
 def payout_for(entrants: int, fixed_percent: Sequence[int] = ()) -> Payout:
-    """The payout for ``entrants`` players (RULES.md, 'Defaults'; the table above).
+    """The payout for ``entrants`` players (docs/rules.md, 'Defaults'; the table above).
 
     ``fixed_percent`` (whole percents per place, adding to 100) overrides the
     table, unless it pays more places than there are entrants.
@@ -356,7 +356,7 @@ class Placing:
 
 
 def place_bust_outs(busted: Sequence[BustOut], remaining_before: int, prizes: Sequence[int]) -> tuple[Placing, ...]:
-    """Places and prizes of the players eliminated in one hand (RULES.md, rules 9, 10).
+    """Places and prizes of the players eliminated in one hand (docs/rules.md, rules 9, 10).
 
     ``busted`` lists them in seat order clockwise from the button (see
     :func:`clockwise_from_button`); ``remaining_before`` is the number of players
@@ -401,7 +401,7 @@ def clockwise_from_button(seats: Mapping[str, int], button_seat: int, seat_count
 
 
 def prize_entry(tournament_id: str, player_id: str, amount: int, at: datetime) -> Entry | None:
-    """A prize credited from the pool the moment the place is decided (RULES.md, rule 10).
+    """A prize credited from the pool the moment the place is decided (docs/rules.md, rule 10).
 
     Keyed ``prize:<tournament>:<player>``: a player is paid one prize per tournament.
     """
@@ -417,7 +417,7 @@ def prize_entry(tournament_id: str, player_id: str, amount: int, at: datetime) -
 
 
 def overlay_entry(tournament_id: str, pool: PrizePool, at: datetime) -> Entry | None:
-    """The house's overlay into the pool, once the pool collected is final (RULES.md, Money)."""
+    """The house's overlay into the pool, once the pool collected is final (docs/rules.md, Money)."""
     return transfer(
         f"overlay:{tournament_id}",
         EntryKind.OVERLAY,

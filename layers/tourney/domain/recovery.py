@@ -1,4 +1,4 @@
-"""Compensation when a terminated tournament cannot restart (RULES.md, 'Termination and recovery', rule 17).
+"""Compensation when a terminated tournament cannot restart (docs/rules.md, 'Termination and recovery', rule 17).
 
 When restarting fails for 20 minutes (the recovery workflow's concern), the
 first rule that applies decides (rule 17.3):
@@ -99,7 +99,7 @@ class Contribution:
     def from_purchases(
         cls, player_id: str, buy_in: int, entry_fee: int, rebuys: int = 0, add_ons: int = 0
     ) -> Contribution:
-        """The totals of one buy-in plus ``rebuys`` and ``add_ons`` (RULES.md, Money; Rebuys).
+        """The totals of one buy-in plus ``rebuys`` and ``add_ons`` (docs/rules.md, Money; Rebuys).
 
         >>> Contribution.from_purchases("ann", 1_050, 0, rebuys=2)
         Contribution(player_id='ann', fees=179, pool=2971)

@@ -1,8 +1,8 @@
-"""Formats, blind structures and a tournament's configuration (RULES.md, 'Defaults' and 'Rebuys and add-ons').
+"""Formats, blind structures and a tournament's configuration (docs/rules.md, 'Defaults' and 'Rebuys and add-ons').
 
 Money is integer cents and chips are integers; nothing here is a float.
 
-The default blind structure follows RULES.md, 'Defaults': small blinds 25, 50,
+The default blind structure follows docs/rules.md, 'Defaults': small blinds 25, 50,
 75, then 100, 150, 200, 300, 400, 500, 600, 800 and the same eight steps in
 every following power of ten (1,000, 1,500, 2,000, 3,000, ...), which keeps
 each level 20-50 % above the one before with round numbers. The big blind is
@@ -42,14 +42,14 @@ BIG_BLIND_ANTE_FROM_LEVEL: Final = 4
 DEFAULT_MIN_PLAYERS: Final = 2
 DEFAULT_MAX_PLAYERS: Final = 250_000
 WAITING_LIST_SIZE: Final = 10
-"""Up to 10 players beyond ``max_players`` wait (RULES.md, rule 3); a Sit&Go has no waiting list."""
+"""Up to 10 players beyond ``max_players`` wait (docs/rules.md, rule 3); a Sit&Go has no waiting list."""
 DEFAULT_DECISION_SECONDS: Final = 15
 DEFAULT_AWAY_DECISION_SECONDS: Final = 5
 DEFAULT_TIME_BANK_SECONDS: Final = 30
 DEFAULT_REBUY_LEVELS: Final = 6
 """A rebuy tournament's default rebuy period: the first hour at 10-minute levels."""
 SIT_AND_GO_PAYOUT_PERCENT: Final[tuple[int, ...]] = (50, 30, 20)
-"""A Sit&Go pays three places 50/30/20 (RULES.md, 'Defaults')."""
+"""A Sit&Go pays three places 50/30/20 (docs/rules.md, 'Defaults')."""
 
 _FIRST_SMALL_BLINDS: Final = (25, 50, 75)
 _DECADE_STEPS: Final = (10, 15, 20, 30, 40, 50, 60, 80)
@@ -57,7 +57,7 @@ _DECADE_STEPS: Final = (10, 15, 20, 30, 40, 50, 60, 80)
 
 
 class TournamentFormat(StrEnum):
-    """The tournament formats the room runs (RULES.md, 'Rebuys and add-ons'; 'Registration')."""
+    """The tournament formats the room runs (docs/rules.md, 'Rebuys and add-ons'; 'Registration')."""
 
     FREEZEOUT = "freezeout"
     REBUY = "rebuy"
@@ -74,7 +74,7 @@ def _require_int(name: str, value: object, minimum: int) -> None:
 
 @dataclass(frozen=True, slots=True)
 class BlindLevel:
-    """One blind level (RULES.md, 'Defaults').
+    """One blind level (docs/rules.md, 'Defaults').
 
     ``ante`` is posted by every active player, or, when ``big_blind_ante`` is
     set, once per hand by the big blind alone (the big-blind ante).
@@ -116,7 +116,7 @@ class BlindLevel:
 
 
 def default_small_blind(number: int) -> int:
-    """The default structure's small blind at level ``number`` (1-based), for any level (RULES.md, 'Defaults').
+    """The default structure's small blind at level ``number`` (1-based), for any level (docs/rules.md, 'Defaults').
 
     >>> [default_small_blind(n) for n in range(1, 14)]
     [25, 50, 75, 100, 150, 200, 300, 400, 500, 600, 800, 1000, 1500]
@@ -145,14 +145,14 @@ def default_level(number: int, minutes: int = DEFAULT_LEVEL_MINUTES) -> BlindLev
 
 
 def default_levels(minutes: int = DEFAULT_LEVEL_MINUTES, count: int = DEFAULT_LEVEL_COUNT) -> tuple[BlindLevel, ...]:
-    """The RULES.md default blind structure, ``count`` levels of ``minutes`` each (RULES.md, 'Defaults')."""
+    """The docs/rules.md default blind structure, ``count`` levels of ``minutes`` each (docs/rules.md, 'Defaults')."""
     _require_int("level count", count, 1)
     return tuple(default_level(n, minutes) for n in range(1, count + 1))
 
 
 @dataclass(frozen=True, slots=True)
 class RebuyPeriod:
-    """Rebuys are open from the start of ``first_level`` to the end of ``last_level`` (RULES.md, 'Rebuys')."""
+    """Rebuys are open from the start of ``first_level`` to the end of ``last_level`` (docs/rules.md, 'Rebuys')."""
 
     first_level: int
     last_level: int
@@ -178,7 +178,7 @@ def rebuy_period_for_minutes(minutes: int, level_minutes: int) -> RebuyPeriod:
 
 @dataclass(frozen=True, slots=True)
 class AddOn:
-    """The optional add-on, offered at the end of the last rebuy period, giving ``chips`` (RULES.md, 'Rebuys')."""
+    """The optional add-on, offered at the end of the last rebuy period, giving ``chips`` (docs/rules.md, 'Rebuys')."""
 
     chips: int
 
@@ -188,12 +188,12 @@ class AddOn:
 
 @dataclass(frozen=True, slots=True)
 class TournamentConfig:
-    """Everything an operator sets for one tournament, validated on construction (RULES.md, 'Defaults').
+    """Everything an operator sets for one tournament, validated on construction (docs/rules.md, 'Defaults').
 
     ``buy_in``, ``entry_fee`` and ``guarantee`` are cents (``guarantee`` 0: no
     guarantee). Chips are integers. An empty ``levels`` means the default
     structure at ``level_minutes``. ``rebuy_chips`` 0 means the starting stack
-    (RULES.md: a rebuy buys "the starting stack again"). Use ``for_format`` to
+    (docs/rules.md: a rebuy buys "the starting stack again"). Use ``for_format`` to
     get the per-format defaults (a Sit&Go's 5-minute levels and 9 players, a
     rebuy tournament's first-hour rebuy period).
     """
@@ -293,7 +293,7 @@ class TournamentConfig:
     def for_format(
         cls, format: TournamentFormat | str, *, buy_in: int, entry_fee: int, **overrides: Any
     ) -> TournamentConfig:
-        """A configuration with the RULES.md defaults of ``format``, then ``overrides`` (RULES.md, 'Defaults').
+        """A configuration with the defaults of ``format``, then ``overrides`` (docs/rules.md, 'Defaults').
 
         Sit&Go: 5-minute levels, 9 seats, 9 players, paying 50/30/20 (two players: the winner takes all). Rebuy: one
         rebuy period over the first ``DEFAULT_REBUY_LEVELS`` levels, no add-on
@@ -324,12 +324,12 @@ class TournamentConfig:
 
     @property
     def entry_cost(self) -> int:
-        """Cents debited to register, and for each rebuy or add-on: buy-in plus entry fee (RULES.md, Money)."""
+        """Cents debited to register, and for each rebuy or add-on: buy-in plus entry fee (docs/rules.md, Money)."""
         return self.buy_in + self.entry_fee
 
     @property
     def waiting_list_size(self) -> int:
-        """How many may wait beyond ``max_players`` (RULES.md, rule 3); a Sit&Go has no waiting list."""
+        """How many may wait beyond ``max_players`` (docs/rules.md, rule 3); a Sit&Go has no waiting list."""
         return 0 if self.format is TournamentFormat.SNG else WAITING_LIST_SIZE
 
     @property
@@ -342,7 +342,7 @@ class TournamentConfig:
         return self.levels[min(number, len(self.levels)) - 1]
 
     def rebuys_open(self, level_number: int) -> bool:
-        """Whether a rebuy may be bought during level ``level_number`` (RULES.md, 'Rebuys and add-ons')."""
+        """Whether a rebuy may be bought during level ``level_number`` (docs/rules.md, 'Rebuys and add-ons')."""
         return any(period.covers(level_number) for period in self.rebuy_periods)
 
     @property

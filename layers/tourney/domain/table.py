@@ -1,4 +1,4 @@
-"""One tournament table: seats, stacks, away players and the hand being played (RULES.md, rules 6-8, 13, 14, 16, 17).
+"""One tournament table: seats, stacks, away players and the hand being played (rules 6-8, 13, 14, 16, 17).
 
 ``Table`` is the aggregate stored as one item per table: everything about a
 table that changes during play, written back on its version after each action.
@@ -29,12 +29,12 @@ How a table plays:
 * Time-outs (rule 16): when a decision's time runs out, the player checks if
   nothing is to call and folds otherwise (the hand decides which), and is
   marked away. An away player keeps posting and being dealt in, and is given
-  the away decision time (RULES.md, 'Defaults': 5 s instead of 15 s). They come
+  the away decision time (docs/rules.md, 'Defaults': 5 s instead of 15 s). They come
   back with ``come_back`` or simply by acting: from their next decision on
   they act themselves. A time-out armed with the away time is stale once the
   player has come back (``armed_for_away``), so the service arms a full-length
   one instead.
-* The time bank (RULES.md, 'Defaults'): each player's ``TimeBank`` sits with
+* The time bank (docs/rules.md, 'Defaults'): each player's ``TimeBank`` sits with
   them (it moves with a moved player). When a decision's own time runs out
   and the player is not away, ``timeout`` starts the bank instead
   (``BankStarted``); the next time-out, armed for the bank, applies and empties
@@ -48,7 +48,7 @@ Readings fixed here:
 
 1. A busted player's seat is vacated when the hand ends, unless the hand was
    dealt with ``hold_busted_seats`` (a rebuy period: the player may still buy
-   chips, RULES.md 'Rebuys and add-ons'); then the player stays seated with no
+   chips, docs/rules.md 'Rebuys and add-ons'); then the player stays seated with no
    chips, is not dealt in, and is removed (eliminated) or given chips
    (``add_chips``) by the caller.
 2. The "button of the table's last hand" that an arriving player sits next
@@ -104,7 +104,7 @@ MAX_TIME_BANK = 60
 
 @dataclass(frozen=True, slots=True)
 class TimeBank:
-    """A player's time bank (RULES.md, 'Defaults'): seconds left, and the last level that credited it (0: none).
+    """A player's time bank (docs/rules.md, 'Defaults'): seconds left, and the last level that credited it (0: none).
 
     >>> TimeBank().at_level(1), TimeBank().at_level(1).at_level(3).seconds, TimeBank(55, 2).at_level(3).seconds
     (TimeBank(seconds=30, level=1), 50, 60)
@@ -228,7 +228,7 @@ class Awaiting:
 
 @dataclass(frozen=True, slots=True)
 class HandEnded:
-    """A hand played out (RULES.md, rules 9 and 10): the stacks before and after, who busted, which seats emptied.
+    """A hand played out (docs/rules.md, rules 9 and 10): the stacks before and after, who busted, which seats emptied.
 
     ``players``, ``starting_stacks`` and ``finishing_stacks`` are keyed by the
     seats dealt in. ``busted`` lists the players left with no chips, clockwise
@@ -269,7 +269,7 @@ class HandEnded:
 def decision_seconds(
     away: bool, *, normal: int = DEFAULT_DECISION_SECONDS, when_away: int = DEFAULT_AWAY_DECISION_SECONDS
 ) -> int:
-    """The time a player gets for a decision: shorter when away (RULES.md, 'Defaults'; rule 16).
+    """The time a player gets for a decision: shorter when away (docs/rules.md, 'Defaults'; rule 16).
 
     >>> decision_seconds(False), decision_seconds(True)
     (15, 5)
@@ -323,7 +323,7 @@ class LastAction:
 
 
 class Table:
-    """One table of a tournament (RULES.md, rules 6-8, 13, 14, 16, 17); see the module docstring.
+    """One table of a tournament (docs/rules.md, rules 6-8, 13, 14, 16, 17); see the module docstring.
 
     Mutable like ``Hand``: a command changes the table and returns the record
     of what it did. Query properties return copies or frozen values.
@@ -382,7 +382,7 @@ class Table:
 
     @property
     def active(self) -> dict[int, str]:
-        """Seat -> player for the seats with chips: who is dealt in next (RULES.md, rules 8 and 16)."""
+        """Seat -> player for the seats with chips: who is dealt in next (docs/rules.md, rules 8 and 16)."""
         return {seat: sp.player for seat, sp in sorted(self._seats.items()) if sp.stack > 0}
 
     def seat_of(self, player: str) -> int:
@@ -460,7 +460,7 @@ class Table:
 
     @property
     def last_positions(self) -> Positions | None:
-        """Positions of the last hand played out: what the next hand's are set from (RULES.md, rule 7)."""
+        """Positions of the last hand played out: what the next hand's are set from (docs/rules.md, rule 7)."""
         return self._last_positions
 
     @property
@@ -477,7 +477,7 @@ class Table:
         return self._ended
 
     def upcoming_big_blind(self) -> Occupant | None:
-        """The player who would post the BB in the next hand: the one balancing moves (RULES.md, rule 13).
+        """The player who would post the BB in the next hand: the one balancing moves (docs/rules.md, rule 13).
 
         ``None`` when fewer than two players are active, or before the button is drawn.
         """
@@ -492,7 +492,7 @@ class Table:
         return None
 
     def table_seats(self) -> TableSeats:
-        """What balancing needs to move players off and onto this table (RULES.md, rule 13)."""
+        """What balancing needs to move players off and onto this table (docs/rules.md, rule 13)."""
         upcoming = self.upcoming_big_blind()
         return TableSeats(
             seats=self.players,
@@ -503,7 +503,7 @@ class Table:
     def awaiting(
         self, *, normal: int = DEFAULT_DECISION_SECONDS, when_away: int = DEFAULT_AWAY_DECISION_SECONDS
     ) -> Awaiting | None:
-        """The decision awaited now, with its time limit (RULES.md, rule 16; 'Defaults'), or ``None``."""
+        """The decision awaited now, with its time limit (docs/rules.md, rule 16; 'Defaults'), or ``None``."""
         hand = self._hand
         awaited = hand.awaited() if hand is not None else None
         if awaited is None:
@@ -689,7 +689,7 @@ class Table:
     # --------------------------------------------------------------- dealing
 
     def draw_button(self, *, deck: Sequence[Card] | None = None, rng: random.Random | None = None) -> ButtonDraw:
-        """Draw for the button among the active players (RULES.md, rule 6; the final table's redraw, rule 12).
+        """Draw for the button among the active players (docs/rules.md, rule 6; the final table's redraw, rule 12).
 
         The next hand is then the table's first: its positions come from the
         draw, not from earlier hands. ``deck`` (top card first) or ``rng``
@@ -726,7 +726,7 @@ class Table:
         salts: Sequence[str] | None = None,
         now: datetime | None = None,
     ) -> HandDealt:
-        """Deal the next hand to every active player (RULES.md, rules 7, 8, 14, 16).
+        """Deal the next hand to every active player (docs/rules.md, rules 7, 8, 14, 16).
 
         The positions come from the button draw for the table's first hand,
         otherwise from the last hand played out (``tourney.domain.blinds``).
@@ -752,7 +752,7 @@ class Table:
             deck=deck,
             salts=salts,
         )
-        for seat in active:  # each level reached adds to the time banks of those dealt in (RULES.md, 'Defaults')
+        for seat in active:  # each level reached adds to the time banks of those dealt in (docs/rules.md, 'Defaults')
             sp = self._seats[seat]
             credited = sp.bank.at_level(level.number)
             if credited is not sp.bank:
@@ -885,7 +885,7 @@ class Table:
         the decision's own time runs out (``time_bank`` False) and the player,
         not away, has a time bank, the bank starts instead (``BankStarted``,
         given ``now``); the time-out armed for the bank (``time_bank`` True)
-        then applies, and empties it (RULES.md, 'Defaults').
+        then applies, and empties it (docs/rules.md, 'Defaults').
         """
         current = self._current_hand(hand)
         if seat not in self._seats:
@@ -934,7 +934,7 @@ class Table:
         )
 
     def fold_at_once(self, player: str, now: datetime | None = None) -> Folded | None:
-        """Fold a disqualified player's hand in progress now, in turn or not (RULES.md, rule 19).
+        """Fold a disqualified player's hand in progress now, in turn or not (docs/rules.md, rule 19).
 
         None when they are not in the hand in progress (or already folded). ``now``: when, from when the
         decision awaited next runs if it was theirs.
@@ -950,7 +950,7 @@ class Table:
         return record
 
     def cancel_hand(self) -> dict[int, int]:
-        """Cancel the hand in progress (RULES.md, rule 17): the cards are void, every stack is as it started.
+        """Cancel the hand in progress (docs/rules.md, rule 17): the cards are void, every stack is as it started.
 
         Returns the restored stacks of the seats dealt in. The blinds and the
         button do not move for a cancelled hand.

@@ -1,4 +1,4 @@
-"""The tournament in play: who is left, places and prizes, rebuys, the tables' sizes (RULES.md, rules 9-15).
+"""The tournament in play: who is left, places and prizes, rebuys, the tables' sizes (docs/rules.md, rules 9-15).
 
 :class:`TournamentState` is the aggregate that the coordinator (one ordered
 stream per tournament) keeps: it does not hold the tables themselves (each
@@ -9,7 +9,7 @@ and their prizes, and which tables give and receive players
 (``balancing.Balancing``). It is the one implementation of these rules: the
 services call it, and the simulator plays the services.
 
-How the rules are read here, beyond RULES.md's own words:
+How the rules are read here, beyond docs/rules.md's own words:
 
 * The prizes are fixed from the pool ``max(collected, guarantee)`` once the
   pool can no longer grow: at the start of a freezeout or a Sit&Go, and in a
@@ -22,7 +22,7 @@ How the rules are read here, beyond RULES.md's own words:
 * A rebuy or add-on is bought between hands, at the player's own table.
 * Eliminations are ordered by the time their hands end; a hand's eliminations
   are placed together (``prizes.place_bust_outs``).
-* A disqualified player (RULES.md, rule 19) leaves play when their hand ends,
+* A disqualified player (docs/rules.md, rule 19) leaves play when their hand ends,
   before that hand's eliminations are placed: they take no place, and the
   places they leave are the worst ones still open, so everyone else finishes
   as if they had busted then. Those places' prizes, if in the money, are
@@ -62,7 +62,7 @@ from tourney.domain.structure import BlindLevel, TournamentConfig, TournamentFor
 
 @dataclass(slots=True)
 class Contribution:
-    """What one entrant paid into this tournament (CONTRACT.md report ``entries``; RULES.md rule 17)."""
+    """What one entrant paid into this tournament (CONTRACT.md report ``entries``; docs/rules.md rule 17)."""
 
     player_id: str
     buy_in_paid: int = 0
@@ -137,11 +137,11 @@ class TournamentState:
     moves: int = 0
     final_table_formed: bool = False
     compensation: FrozenPlan | None = None
-    """Once terminated and not restarted: the compensation plan fixed by its first step (RULES.md, rule 17.3)."""
+    """Once terminated and not restarted: the compensation plan fixed by its first step (docs/rules.md, rule 17.3)."""
 
     @classmethod
     def start(cls, tournament_id: str, config: TournamentConfig, table_sizes: Mapping[TableId, int]) -> TournamentState:
-        """The state as the start draw seats its tables (RULES.md, rule 5); the clock starts with the first hand."""
+        """The state as the start draw seats its tables (rule 5); the clock starts with the first hand."""
         balancing = Balancing(config.seats_per_table, dict(table_sizes))
         players = sum(table_sizes.values())
         return cls(tournament_id, config, balancing, entrants=players, remaining=players)
@@ -178,7 +178,7 @@ class TournamentState:
         )
 
     def rebuy_period_over(self, now: datetime) -> bool:
-        """The last rebuy period has ended (or there never was one): RULES.md rule 17, 3.c."""
+        """The last rebuy period has ended (or there never was one): docs/rules.md rule 17, 3.c."""
         last = self.config.last_rebuy_level
         return last is None or self.prize_pool is not None or self.level_number(now) > last
 
@@ -198,7 +198,7 @@ class TournamentState:
     # -- purchases (the entrant's record passed in and changed) ----------------
 
     def first_hand_dealt(self, now: datetime) -> bool:
-        """Start the clock; ``started_at`` is this instant (RULES.md, rule 17). True when it started now."""
+        """Start the clock; ``started_at`` is this instant (docs/rules.md, rule 17). True when it started now."""
         if self.clock is None:
             self.clock = TournamentClock(now)
             return True
@@ -247,7 +247,7 @@ class TournamentState:
     # -- the end of a hand -----------------------------------------------------
 
     def fix_prizes(self, collected: int, now: datetime) -> tuple[Entry, ...]:
-        """Fix the prizes from the final pool and post the overlay (RULES.md, Money; rule 10)."""
+        """Fix the prizes from the final pool and post the overlay (docs/rules.md, Money; rule 10)."""
         if self.prize_pool is not None:
             return ()
         pool = PrizePool(collected, self.config.guarantee)
@@ -264,7 +264,7 @@ class TournamentState:
         collected: Callable[[], int],
         disqualified: int = 0,
     ) -> HandEnded:
-        """Place and pay the players out of chips, then decide the tables' moves (RULES.md, rules 9-13, 15).
+        """Place and pay the players out of chips, then decide the tables' moves (docs/rules.md, rules 9-13, 15).
 
         ``busted``: players with no chips left after the hand (and no rebuy), in
         seat order clockwise from the button, with the chips they started it
@@ -407,7 +407,7 @@ class TournamentState:
 
 
 def entry_contribution(player_id: str, config: TournamentConfig) -> Contribution:
-    """What an entrant has paid at the start: one buy-in (RULES.md, Money)."""
+    """What an entrant has paid at the start: one buy-in (docs/rules.md, Money)."""
     split = split_payment(Purchase.BUY_IN, config.buy_in, config.entry_fee)
     return Contribution(player_id, config.buy_in, config.entry_fee, pool_paid=split.pool, house_paid=split.house)
 
@@ -415,7 +415,7 @@ def entry_contribution(player_id: str, config: TournamentConfig) -> Contribution
 def _purchase(
     tournament_id: str, config: TournamentConfig, purchase: Purchase, c: Contribution, now: datetime, house_shards: int
 ) -> tuple[Entry, ...]:
-    """A rebuy's or add-on's entries, its fee in the buyer's house shard (RULES.md, Rebuys; rule 17 refunds it)."""
+    """A rebuy's or add-on's entries, its fee in the buyer's house shard (docs/rules.md, Rebuys; rule 17 refunds it)."""
     number = c.rebuys + 1 if purchase is Purchase.REBUY else c.addons + 1
     key = f"{purchase}:{tournament_id}:{c.player_id}:{number}"
     entries = purchase_entries(

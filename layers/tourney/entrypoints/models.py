@@ -239,7 +239,7 @@ class ActMessage(Request):
 
 
 class ChatMessage(Request):
-    """Table chat (RULES.md, rule 18): limited length, no chat from players dealt in the hand in progress."""
+    """Table chat (docs/rules.md, rule 18): limited length, no chat from players dealt in the hand in progress."""
 
     action: Literal["chat"]
     tournament_id: Annotated[str, StringConstraints(min_length=1, max_length=64)]

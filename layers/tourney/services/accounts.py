@@ -1,4 +1,4 @@
-"""Accounts: deposits by operators, a player's balance and ledger entries (RULES.md, Money)."""
+"""Accounts: deposits by operators, a player's balance and ledger entries (docs/rules.md, Money)."""
 
 from __future__ import annotations
 

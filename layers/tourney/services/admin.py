@@ -1,4 +1,4 @@
-"""Operators: create and announce a tournament, terminate, restart or cancel one (RULES.md, rules 2, 17, 19).
+"""Operators: create and announce a tournament, terminate, restart or cancel one (docs/rules.md, rules 2, 17, 19).
 
 Creating writes the tournament and its registration counter shards in one
 unit of work and schedules the start (a Sit&Go has none: it starts when
@@ -80,7 +80,7 @@ class AdminService:
         self._d = deps
 
     def create_tournament(self, command: CreateTournament) -> Created:
-        """Create and announce (RULES.md, rule 2); the same ``tournament_id`` again answers the first creation."""
+        """Create and announce (docs/rules.md, rule 2); the same ``tournament_id`` again answers the first creation."""
         now = self._d.clock.now()
         config = config_from(command)
         announce_at = command.announce_at or now

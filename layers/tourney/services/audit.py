@@ -1,4 +1,4 @@
-"""The operators' audit (RULES.md, rule 19): every management act recorded with who, when, why, before and after.
+"""The operators' audit (docs/rules.md, rule 19): every management act recorded with who, when, why, before and after.
 
 An :class:`~tourney.services.records.AuditRecord` is written once and never
 again: a unit of work saves it with version 0, so the store writes it only if

@@ -1,4 +1,4 @@
-"""Table chat (RULES.md, rule 18): say a line at a table, and the operators' record of every line.
+"""Table chat (docs/rules.md, rule 18): say a line at a table, and the operators' record of every line.
 
 :meth:`ChatService.say` checks, in this order, what the room enforces
 (``domain/chat.py``): who the speaker is at the table (observers read only,

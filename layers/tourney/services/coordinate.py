@@ -9,7 +9,7 @@ entrants moved or placed, the hand's history, and the ledger entries (the
 overlay when prizes are fixed, each prize the moment its place is decided).
 
 In a rebuy period the players who bust keep their seats with no chips and
-have the decision time to rebuy (RULES.md, Rebuys): the hand end is then
+have the decision time to rebuy (docs/rules.md, Rebuys): the hand end is then
 processed in two steps. ``HandEnded`` writes the history and opens the
 window (a ``RebuyDue`` time-out); ``RebuyClosed`` (the time ran out, or every
 bust-out rebought) eliminates those still without chips and does the rest.
@@ -20,7 +20,7 @@ termination: ``recover.terminate_running``), a hand end that was pending is
 still settled, its places and prizes included, and the tables' moves made,
 but no hand is dealt and no rebuy window opens (no rebuy is accepted then);
 players out of chips are eliminated at once. The restart deals again
-(RULES.md, rule 17: nothing moves until it restarts or is compensated).
+(docs/rules.md, rule 17: nothing moves until it restarts or is compensated).
 """
 
 from __future__ import annotations
@@ -247,7 +247,7 @@ class CoordinatorService:
         )
 
     def _redraw(self, table: Table, state: TournamentState) -> None:
-        """The final table: every seat drawn again, then the button by cards (RULES.md, rule 12)."""
+        """The final table: every seat drawn again, then the button by cards (docs/rules.md, rule 12)."""
         seated = {player: table.remove_player(player) for player in table.players.values()}
         for seat, player in draw_final_table(list(seated), state.config.seats_per_table, self._d.rng):
             table.seat_player(player, seat, seated[player].stack, away=seated[player].away, bank=seated[player].bank)
@@ -275,7 +275,7 @@ class CoordinatorService:
         """Chips bought during the hand by players dealt in, added now that it is over.
 
         A buyer who lost every chip of the stack they played the hand with keeps the seat the
-        hand emptied, with the chips bought: they are not out (RULES.md, Rebuys and add-ons).
+        hand emptied, with the chips bought: they are not out (docs/rules.md, Rebuys and add-ons).
         """
         if not record.pending_chips:
             return record

@@ -1,4 +1,4 @@
-"""Management decisions (RULES.md, rule 19): stack and balance adjustments, disqualifications, mutes, deposits.
+"""Management decisions (docs/rules.md, rule 19): stack and balance adjustments, disqualifications, mutes, deposits.
 
 Every act is final and audited: its :class:`~tourney.services.records.AuditRecord`
 (who, when, why, the state before and after) is saved in the unit of work that

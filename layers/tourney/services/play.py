@@ -1,4 +1,4 @@
-"""Play: actions at a player's own seat, rebuys, add-ons, away and back (RULES.md, rules 9, 16; Rebuys).
+"""Play: actions at a player's own seat, rebuys, add-ons, away and back (docs/rules.md, rules 9, 16; Rebuys).
 
 An action is one strongly consistent read of the table, the rule applied in
 the domain (``Table.act``), and one conditional write on the table's version.
@@ -14,7 +14,7 @@ buyer is not dealt in the hand in progress, else when it ends (the
 coordinator adds ``pending_chips``), so nobody's stack changes in a hand.
 
 Once the tournament is terminated nothing is accepted (``Conflict``, 409)
-until it restarts (RULES.md, rule 17). An action still reads only its table:
+until it restarts (docs/rules.md, rule 17). An action still reads only its table:
 ``cancel_hands`` marks every table ``halted`` in the write that cancels its
 hand, so an action that slipped in before is voided with that hand. Rebuys,
 add-ons, away and back read the tournament and commit on its version, so one
@@ -96,7 +96,7 @@ class PlayService:
         return entrant, self._d.store.tables.get(tid, entrant.table_id)
 
     def rebuy(self, tid: str, player: str) -> PurchaseView:
-        """Buy the starting stack again during a rebuy period, at or below the starting stack (RULES.md, Rebuys)."""
+        """Buy the starting stack again during a rebuy period, at or below the starting stack (rules: Rebuys)."""
         return retrying(self._d, lambda: self._purchase(tid, player, Purchase.REBUY))
 
     def add_on(self, tid: str, player: str) -> PurchaseView:

@@ -137,7 +137,7 @@ class HandRepository(Protocol):
 
 
 class AuditRepository(Protocol):
-    """The operators' acts (RULES.md, rule 19): written only through a unit of work, once each, never changed."""
+    """The operators' acts (docs/rules.md, rule 19): written only through a unit of work, once each, never changed."""
 
     def get(self, audit_id: str, tournament_id: str | None, player_id: str | None) -> AuditRecord | None: ...
 

@@ -62,7 +62,7 @@ class TournamentRecord:
     closed_at: datetime | None = None
     """Registration closed (the start, or a cancellation)."""
     started_at: datetime | None = None
-    """The first hand dealt (RULES.md, rule 17)."""
+    """The first hand dealt (docs/rules.md, rule 17)."""
     ended_at: datetime | None = None
     terminated_at: datetime | None = None
     termination_reason: str = ""
@@ -99,7 +99,7 @@ class RegistrationState(StrEnum):
 
 @dataclass(frozen=True)
 class RegistrationRecord:
-    """One player's registration in one tournament (RULES.md, rules 2-4).
+    """One player's registration in one tournament (docs/rules.md, rules 2-4).
 
     ``number`` counts the player's registrations here (it numbers the ledger
     keys ``register:<t>:<player>:<n>`` and ``refund:<t>:<player>:<n>``).
@@ -141,7 +141,7 @@ class CounterShard:
 
 @dataclass(frozen=True)
 class WaitingList:
-    """The players waiting beyond ``max_players``, in order (at most 10; RULES.md, rule 3)."""
+    """The players waiting beyond ``max_players``, in order (at most 10; docs/rules.md, rule 3)."""
 
     tournament_id: str
     players: tuple[str, ...] = ()
@@ -151,7 +151,7 @@ class WaitingList:
 
 @dataclass(frozen=True)
 class SeatingPlan:
-    """One batch of the start draw: the tables and seats drawn (RULES.md, rule 5), written before any table."""
+    """One batch of the start draw: the tables and seats drawn (docs/rules.md, rule 5), written before any table."""
 
     tournament_id: str
     batch: int
@@ -168,13 +168,13 @@ class TableRecord:
     watchdog's measure of progress). ``coordinated_hand``: the last hand
     whose end the coordinator processed (duplicates are no-ops).
     ``rebuy_pending``: players held at the table with no chips while their
-    rebuy window runs (RULES.md, Rebuys). ``pending_chips``: chips bought
+    rebuy window runs (docs/rules.md, Rebuys). ``pending_chips``: chips bought
     (rebuy, add-on) during a hand the buyer is dealt in, added when it ends.
     ``closed``: broken, or the tournament is over. ``halted``: the tournament
     was terminated; nothing is dealt and no action is accepted here until a
-    restart clears it (RULES.md, rule 17; set by ``cancel_hands`` in the same
+    restart clears it (docs/rules.md, rule 17; set by ``cancel_hands`` in the same
     write that cancels the hand in progress). ``decision_seconds`` and
-    ``away_seconds``: the tournament's decision times (RULES.md, rule 16), kept
+    ``away_seconds``: the tournament's decision times (docs/rules.md, rule 16), kept
     here so an action needs no other item than its table.
     """
 
@@ -192,7 +192,7 @@ class TableRecord:
     decision_seconds: int = 15
     away_seconds: int = 5
     disqualified: tuple[str, ...] = ()
-    """Players disqualified while seated here: their chips leave play when the hand ends (RULES.md, rule 19)."""
+    """Players disqualified while seated here: their chips leave play when the hand ends (docs/rules.md, rule 19)."""
     version: int = 0
 
 
@@ -216,10 +216,10 @@ class EntrantRecord:
     placing: Placing | None = None
     placed_at: datetime | None = None
     chips_adjusted: int = 0
-    """Chips operators added (or removed, negative) by stack adjustments (RULES.md, rule 19)."""
+    """Chips operators added (or removed, negative) by stack adjustments (docs/rules.md, rule 19)."""
     disqualified_at: datetime | None = None
     chips_removed: int = 0
-    """The chips a disqualification took out of play (RULES.md, rule 19)."""
+    """The chips a disqualification took out of play (docs/rules.md, rule 19)."""
     version: int = 0
 
     @property
@@ -247,7 +247,7 @@ class HandRecord:
 
 
 class AuditAct(StrEnum):
-    """The operator acts that are audited (RULES.md, rule 19)."""
+    """The operator acts that are audited (docs/rules.md, rule 19)."""
 
     CREATE = "create"
     CANCEL = "cancel"
@@ -263,7 +263,7 @@ class AuditAct(StrEnum):
 
 @dataclass(frozen=True)
 class AuditRecord:
-    """One operator act: who, when, why, and the state before and after (RULES.md, rule 19).
+    """One operator act: who, when, why, and the state before and after (docs/rules.md, rule 19).
 
     Append-only: saved once with version 0 (the item must not exist), never
     saved again; ``audit_id`` is derived from the act itself, so a redelivered
@@ -285,7 +285,7 @@ class AuditRecord:
 
 @dataclass(frozen=True)
 class MuteRecord:
-    """A player's chat mute (RULES.md, rule 18): muted until ``until`` (None: until unmuted), or unmuted."""
+    """A player's chat mute (docs/rules.md, rule 18): muted until ``until`` (None: until unmuted), or unmuted."""
 
     player_id: str
     muted: bool

@@ -1,4 +1,4 @@
-"""Termination and recovery (RULES.md, rule 17), the sweeper (17.6) and the watchdog.
+"""Termination and recovery (docs/rules.md, rule 17), the sweeper (17.6) and the watchdog.
 
 The recovery workflow (Step Functions) calls, in order: ``cancel_hands``
 (rule 17.1: stacks back to the start of each hand in progress, the clock
@@ -10,7 +10,7 @@ the window is open). The window is the workflow's, not a process's.
 Reading: a tournament terminated by the watchdog (play stopped) is restarted
 as soon as its tables can deal again; one terminated by an operator is not
 restarted by itself (the operator decided it cannot go on): the operator may
-restart it inside its 20 minutes (``restart``, RULES.md), else it is
+restart it inside its 20 minutes (``restart``, docs/rules.md), else it is
 compensated when the 20 minutes are over.
 """
 
@@ -102,7 +102,7 @@ def _each_on_its_own(
 def window_left(terminated_at: datetime, now: datetime) -> timedelta:
     """What is left of the 20 minutes after ``terminated_at``, exact to the microsecond (zero or less: closed).
 
-    Compensation never starts before termination + 20:00.000 (RULES.md, rule 17).
+    Compensation never starts before termination + 20:00.000 (docs/rules.md, rule 17).
 
     >>> from datetime import UTC
     >>> t0 = datetime(2026, 1, 1, 18, 0, 0, 250_000, tzinfo=UTC)
@@ -260,7 +260,7 @@ class RecoveryService:
         return RecoveryStep(tid, "restarted")
 
     def restart(self, tid: str, operator: str, reason: str) -> Restarted:
-        """An operator restarts a terminated tournament inside its 20 minutes (RULES.md, rule 17).
+        """An operator restarts a terminated tournament inside its 20 minutes (docs/rules.md, rule 17).
 
         The hands in progress are cancelled first if the recovery workflow has
         not done it yet (17.1); then the same level resumes with the time that

@@ -1,4 +1,4 @@
-"""Registration and unregistration (RULES.md, rules 2, 3, 4), designed for 1,000 registrations a second.
+"""Registration and unregistration (docs/rules.md, rules 2, 3, 4), designed for 1,000 registrations a second.
 
 A registration is one unit of work: the ledger entries (wallet -> pool and
 house, keyed ``register:<t>:<player>:<n>``), the player's registration
@@ -43,7 +43,7 @@ ACTIVE = (RegistrationState.REGISTERED, RegistrationState.WAITLISTED)
 
 
 def is_open(record: TournamentRecord, now: datetime) -> bool:
-    """Registering and unregistering are possible (RULES.md, rule 2)."""
+    """Registering and unregistering are possible (docs/rules.md, rule 2)."""
     return (
         record.status is TournamentStatus.REGISTERING
         and record.announce_at <= now
@@ -63,7 +63,7 @@ def first_open_shard(shards: list[CounterShard], player: str) -> CounterShard | 
 
 
 def seal_when_full(deps: Deps, t: TournamentRecord) -> bool:
-    """Close a full Sit&Go's registration: its fill is its start (RULES.md, rule 2). True once sealed and full.
+    """Close a full Sit&Go's registration: its fill is its start (docs/rules.md, rule 2). True once sealed and full.
 
     The seal is one unit of work over every counter shard (and the waiting
     list), each on the version read with the full count: an unregistration
@@ -113,7 +113,7 @@ class RegistrationService:
         self._d = deps
 
     def register(self, tid: str, player: str, key: str = "") -> RegistrationView:
-        """Register and pay ``buy_in + entry_fee`` atomically (RULES.md, rules 2, 3); a Sit&Go filling up starts.
+        """Register and pay ``buy_in + entry_fee`` atomically (docs/rules.md, rules 2, 3); a Sit&Go filling up starts.
 
         Registered while the field has room, else wait-listed (at most 10). The
         same ``key`` again answers the first registration and moves nothing; once

@@ -1,4 +1,4 @@
-"""The start workflow's steps (RULES.md, rules 2, 3, 5, 6): close registration, seat the tables, deal.
+"""The start workflow's steps (docs/rules.md, rules 2, 3, 5, 6): close registration, seat the tables, deal.
 
 * ``start_due``: the schedule fired (or a Sit&Go filled): start the workflow.
   A schedule that fires before the start time (schedules take whole seconds,
@@ -245,7 +245,7 @@ class StartService:
         return StartDue(tid, True)
 
     def close_registration(self, tid: str) -> StartPlan:
-        """Close registration and plan the tables (RULES.md, rules 2, 3, 5); cancel below ``min_players``."""
+        """Close registration and plan the tables (docs/rules.md, rules 2, 3, 5); cancel below ``min_players``."""
         d = self._d
         store = d.store
         t = store.tournaments.get(tid)
@@ -327,7 +327,7 @@ class StartService:
                 return plans
 
     def seat_batch(self, tid: str, batch: int) -> BatchSeated:
-        """Write one batch's tables with their buttons drawn by cards (RULES.md, rules 5, 6), and the entrants."""
+        """Write one batch's tables with their buttons drawn by cards (docs/rules.md, rules 5, 6), and the entrants."""
         d = self._d
         store = d.store
         t = store.tournaments.get(tid)

@@ -2,7 +2,7 @@
 
 * :func:`deal` deals the next hand with the level of the tournament clock.
 * :func:`table_view` is the table as one viewer may see it: hole cards only
-  the viewer's own, or shown at showdown (CONTRACT.md; RULES.md, rule 16).
+  the viewer's own, or shown at showdown (CONTRACT.md; docs/rules.md, rule 16).
 * :func:`after_write` runs once a table write committed: the hand ended ->
   ``HandEnded`` to the coordinator; a decision awaited -> its time-out armed;
   then the pushes, one message per recipient.
@@ -45,7 +45,7 @@ def retrying(deps: Deps, attempt: Callable[[], T]) -> T:
 
 
 def deal(deps: Deps, record: TableRecord, state: TournamentState, now: datetime) -> TableRecord | None:
-    """The record with the next hand dealt (RULES.md, rules 7, 8, 14), or None when fewer than two are active."""
+    """The record with the next hand dealt (docs/rules.md, rules 7, 8, 14), or None when fewer than two are active."""
     table = record.table
     if table.hand_in_progress or len(table.active) < 2 or record.closed or record.rebuy_pending:
         return None

@@ -175,7 +175,7 @@ class SeatView(View):
     cards: tuple[str, ...] = ()
     """Hole cards: the viewer's own, or shown ones; empty otherwise."""
     time_bank: int = 0
-    """Seconds left in the player's time bank (RULES.md, 'Defaults')."""
+    """Seconds left in the player's time bank (docs/rules.md, 'Defaults')."""
     last_action: LastActionView | None = None
     """The seat's last action of the current street of the hand in progress; None before it acts on it."""
 

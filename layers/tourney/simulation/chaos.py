@@ -53,11 +53,11 @@ from tourney.simulation.faults import FaultCounts, FaultPlan, Lasting
 from tourney.simulation.memory import EPOCH, OPERATOR, Simulation, SimulationOptions, compensation_outcome
 
 RESTART_WINDOW = timedelta(minutes=20)
-"""RULES.md, rule 17.2: compensation never starts before the termination plus exactly this."""
+"""docs/rules.md, rule 17.2: compensation never starts before the termination plus exactly this."""
 COMPENSATION_GRACE = timedelta(minutes=10)
 """How late after the window compensation may still be paid when its steps fail and are retried."""
 REFUND_WITHIN = timedelta(hours=24)
-"""RULES.md, rule 17.6: a tournament that should have started and did not refunds within this."""
+"""docs/rules.md, rule 17.6: a tournament that should have started and did not refunds within this."""
 QUIET_BEFORE_TERMINATION = timedelta(minutes=30)
 """A watchdog's termination with no fault that stops play (a death, a failed task, a lasting fault) this long
 before it terminated a healthy tournament."""

@@ -7,7 +7,7 @@ table's players did not change and no button was drawn again (docs/rules.md, rul
 hand in small fields and every ``check_every`` hands in large ones, and at the end: the ledger's money
 invariant, every chip bought is in play (starting stacks, rebuys, add-ons,
 operators' adjustments), and the tables within one player of each other
-wherever a hand is being played (RULES.md, rule 11).
+wherever a hand is being played (docs/rules.md, rule 11).
 """
 
 from __future__ import annotations
@@ -145,7 +145,7 @@ class Checks:
 
 
 def _money_held(store: MemoryStore) -> None:
-    """RULES.md's money invariant on the balances (``Ledger.verify_invariants`` also re-derives them).
+    """docs/rules.md's money invariant on the balances (``Ledger.verify_invariants`` also re-derives them).
 
     One pass over the balances as the ledger holds them: a large field has tens of thousands of accounts.
     """

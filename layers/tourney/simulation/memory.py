@@ -277,7 +277,7 @@ class Simulation:
         return sum(1 for a, b in itertools.pairwise(statuses) if a == "terminated" and b == "running")
 
     def hands_dealt_while_terminated(self) -> list[str]:
-        """Hands dealt while the tournament stood terminated (RULES.md: nothing moves until it restarts)."""
+        """Hands dealt while the tournament stood terminated (docs/rules.md: nothing moves until it restarts)."""
         spans: list[tuple[datetime, datetime]] = []
         since: datetime | None = None
         for moment, status in self.timeline:
@@ -311,7 +311,7 @@ class Simulation:
             return None
         return PlayedHand(r.table_id, Hand.from_dict(r.hand), dict(r.players), r.level, r.dealt_at)
 
-    # -- termination (RULES.md, rule 17), as an operator does it ----------------------------
+    # -- termination (docs/rules.md, rule 17), as an operator does it ----------------------------
 
     def _maybe_schedule_termination(self) -> None:
         if self.o.terminate_at is None or self.termination is not None:

@@ -23,7 +23,7 @@ from tourney.simulation.bots import Bot, next_action, pick_style
 from tourney.simulation.cloud import Cloud
 
 THINK_SECONDS = (1.0, 4.5)
-"""How long a bot takes to decide (RULES.md, 'Defaults': about 2 seconds a decision)."""
+"""How long a bot takes to decide (docs/rules.md, 'Defaults': about 2 seconds a decision)."""
 DEAL_SECONDS = 6.0
 """Dealing, and showing the last hand's pots, before the first decision of a hand."""
 TIMEOUT_CHANCE = 0.01

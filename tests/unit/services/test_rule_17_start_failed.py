@@ -1,6 +1,6 @@
 """A start workflow that failed before every table dealt is started again (found by a chaos run, seed 311108669).
 
-RULES.md, rule 17: play that stops is detected and recovered. The start
+docs/rules.md, rule 17: play that stops is detected and recovered. The start
 workflow closes registration (the tournament runs, the money is in the pool),
 seats the field in batches and deals the first hands; its ``deal_first_hands``
 task failed six times (a 30 % task failure rate), the execution failed, and

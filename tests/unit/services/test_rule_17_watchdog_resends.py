@@ -1,6 +1,6 @@
 """The watchdog's resends of a lost hand end back off (found by a chaos run, seed 811269064, fields to 150).
 
-RULES.md, rule 17: play that stops is detected and recovered. A hand end that
+docs/rules.md, rule 17: play that stops is detected and recovered. A hand end that
 reaches no coordinator (its sender died after the table's write) is sent
 again by the watchdog. It used to be sent again at every run of the watchdog,
 each minute, for every table waiting: in a rebuy tournament of 59 heads-up

@@ -226,7 +226,7 @@ AUDIT: Final = TableSchema(
     env_var="AUDIT_TABLE",
     indexes=(AUDIT_BY_PLAYER_INDEX, AUDIT_LATEST_INDEX),
     purpose=(
-        "operators' acts (RULES.md, rule 19), append-only: put once (attribute_not_exists), "
+        "operators' acts (docs/rules.md, rule 19), append-only: put once (attribute_not_exists), "
         "never updated or deleted by any function's role"
     ),
 )
@@ -236,7 +236,7 @@ CHAT: Final = TableSchema(
     env_var="CHAT_TABLE",
     ttl_attribute="expires_at",
     purpose=(
-        "table chat (RULES.md, rule 18): every line with its hand, refused ones with their reason; "
+        "table chat (docs/rules.md, rule 18): every line with its hand, refused ones with their reason; "
         "each player's rate window and operators' connections (TTL expires_at)"
     ),
 )

@@ -1,4 +1,4 @@
-"""One hand of no-limit Texas hold'em at a tournament table (RULES.md, 'Play'; seed rules 7, 9, 14, 16).
+"""One hand of no-limit Texas hold'em at a tournament table (docs/rules.md, 'Play'; seed rules 7, 9, 14, 16).
 
 The table decides who is dealt in and who holds the button and the blinds
 (``tourney.domain.blinds``); a ``Hand`` takes those positions, posts the
@@ -24,7 +24,7 @@ our histories replay there exactly):
 * Betting: the minimum bet is the big blind; a raise must add at least the
   largest bet or raise of the round (and at least the big blind). To call is
   to match the largest bet in front of anyone. A blind all in for less than
-  its amount (RULES.md, 'Blinds and the button each hand') posts what it has:
+  its amount (docs/rules.md, 'Blinds and the button each hand') posts what it has:
   the amount to call is the largest bet actually posted, and the minimum
   raise adds one big blind to it (a big blind all in for 30 at 25/50: 30 to
   call, the least raise is to 80), as pokerkit plays it. An all-in that is short of a
@@ -112,12 +112,12 @@ class Options(NamedTuple):
 
 
 FOLD_AT_ONCE: Final = "fold_at_once"
-"""How ``to_dict`` writes a fold out of turn (a disqualification, RULES.md rule 19)."""
+"""How ``to_dict`` writes a fold out of turn (a disqualification, docs/rules.md rule 19)."""
 
 
 @dataclass(frozen=True, slots=True)
 class FoldedAtOnce(Folded):
-    """A hand folded out of turn by a disqualification (RULES.md, rule 19); histories show it as a fold."""
+    """A hand folded out of turn by a disqualification (docs/rules.md, rule 19); histories show it as a fold."""
 
 
 _WRITTEN: Final[dict[type, str]] = {
@@ -132,7 +132,7 @@ _WRITTEN: Final[dict[type, str]] = {
 
 
 class Hand:
-    """One hand of no-limit hold'em (RULES.md, 'Play'); see the module docstring for the exact rules.
+    """One hand of no-limit hold'em (docs/rules.md, 'Play'); see the module docstring for the exact rules.
 
     Create it with ``Hand.deal``; act with the verify/can/act triads
     (``verify_fold``, ``can_fold``, ``fold`` ...); read it with the queries.
@@ -234,7 +234,7 @@ class Hand:
     ) -> Hand:
         """Post the forced bets, deal the hole cards and wait for the first decision.
 
-        ``stacks``: every dealt-in player's seat and chips (RULES.md, rule 8:
+        ``stacks``: every dealt-in player's seat and chips (docs/rules.md, rule 8:
         all active players are dealt in). ``small_blind_seat`` is ``None`` when
         there is no small blind this hand (rule 7). ``ante``: posted by every
         player, or by the big blind alone for the table when ``big_blind_ante``.
@@ -442,7 +442,7 @@ class Hand:
         return record
 
     def fold_at_once(self, seat: int) -> Folded | None:
-        """Fold ``seat`` now, in turn or not: a disqualification (RULES.md, rule 19). None if already out.
+        """Fold ``seat`` now, in turn or not: a disqualification (docs/rules.md, rule 19). None if already out.
 
         The chips it put in are dead: they stay in the pot for the others, and
         the betting goes on over the live bets (a raise of the folded seat no
@@ -639,7 +639,7 @@ class Hand:
     # time-out and dispatch
 
     def timeout(self, seat: int, *, seq: int | None = None) -> Checked | Folded:
-        """The decision time ran out (RULES.md, rule 16): check if nothing is to call, otherwise fold."""
+        """The decision time ran out (docs/rules.md, rule 16): check if nothing is to call, otherwise fold."""
         i = self._actor_index(seat, seq)
         if self._bets[i] >= self._max_bet:
             return self._check(seat, timed_out=True)
@@ -815,7 +815,7 @@ class Hand:
 
     @property
     def starting_stacks(self) -> dict[int, int]:
-        """Each seat's chips before the hand: what a cancelled hand restores (RULES.md, rule 17)."""
+        """Each seat's chips before the hand: what a cancelled hand restores (docs/rules.md, rule 17)."""
         return dict(zip(self._seats, self._starting, strict=True))
 
     @property
@@ -1004,7 +1004,7 @@ class Hand:
     # ------------------------------------------------------------ cancelling
 
     def cancel(self) -> dict[int, int]:
-        """Cancel the hand in progress (RULES.md, rule 17): the cards are void, every stack goes back to its start.
+        """Cancel the hand in progress (docs/rules.md, rule 17): the cards are void, every stack goes back to its start.
 
         Cancelling again answers the same; a hand played out cannot be cancelled (``NoHandInProgress``).
         """
