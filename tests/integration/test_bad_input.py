@@ -1,4 +1,4 @@
-"""Every bad input is a 4xx JSON error and changes nothing (issue 9, 'Hardening').
+"""Every bad input is a 4xx JSON error and changes nothing.
 
 A naive ``start_at``, deeply nested JSON, a 5,000-digit integer, a deposit of
 10^130, a body over the size limit, a lone surrogate: each, sent to the route

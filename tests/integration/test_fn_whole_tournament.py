@@ -1,5 +1,5 @@
 # ruff: noqa: F811  (pytest fixtures imported from tests.support)
-"""Whole tournaments through the handlers, over the DynamoDB store on moto (issue 4, 'Must show').
+"""Whole tournaments through the handlers, over the DynamoDB store on moto.
 
 Operators and players speak to ``admin`` and ``api`` with API Gateway HTTP
 events; the start schedule, the start workflow's steps, the time-outs and the

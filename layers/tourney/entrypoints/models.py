@@ -6,7 +6,7 @@ fields are refused, so a misspelt option is a 422, not silently ignored.
 Responses that are not a service view are declared here too, so the OpenAPI
 spec names every field.
 
-Every number has a maximum (issue 9, 'Hardening'; docs/operations.md, 'Input
+Every number has a maximum (docs/operations.md, 'Input
 limits'), so that no amount a caller sends can overflow a DynamoDB number (38
 digits) or a date computed from it: any one amount of money at most
 ``MAX_CENTS``, chips at most ``MAX_CHIPS``, a field at most ``MAX_PLAYERS``,

@@ -94,7 +94,7 @@ def seal_when_full(deps: Deps, t: TournamentRecord) -> bool:
 def start_when_full(deps: Deps, t: TournamentRecord) -> bool:
     """A Sit&Go full: seal its registration and request the start workflow (idempotent); False while not full.
 
-    Reading (issue 8): the start workflow is requested once per tournament
+    Reading: the start workflow is requested once per tournament
     (its execution name is the tournament's), so it is requested only once
     the field is sealed full; an unregistration racing the fill leaves it
     open and the registration that fills it again starts it. A lost request
