@@ -5,10 +5,18 @@ Alarms publish to one SNS topic (``AlarmTopic``; subscribe the on-call to it):
 - ``<Queue>DeadLetters``: a message reached a dead-letter queue (depth >= 1);
 - ``<Queue>OldestMessage``: a queue's oldest message is older than its threshold;
 - ``<Function>Errors``: a function failed (uncaught exception or timeout) in 5 minutes;
+- ``<Function>Throttles``: Lambda refused to run a function (its reserved concurrency was full);
+- ``Table<Table>Throttles``, ``Table<Table>SystemErrors``: DynamoDB throttled a table's reads or writes,
+  or failed a request on its side (HTTP 500);
 - ``<Workflow>Failures``: a workflow execution failed, timed out or was aborted;
 - ``HttpApi5xx``: the HTTP API answered 5xx (bad input never does);
+- ``HttpApiLatencyP99``: the HTTP API's slowest 1 % of answers took over 2 s for 15 minutes;
+- ``WebSocketErrors``: the WebSocket API could not run a message's function, or failed itself;
+- ``WatchdogHeartbeat``: the watchdog did not finish a run in 5 minutes (no data is an alarm);
 - ``TournamentsTerminated``: the watchdog terminated a stalled tournament (recovery runs).
 - ``WatchFailures``: the watchdog's check of a tournament raised (it went on with the others).
+
+Each alarm's description links to its section of the runbook (``RUNBOOK_URL``, docs/operations.md).
 
 The dashboard ``Tourney-Operators`` shows the custom metrics (namespace ``Tourney``, dimension
 ``service=tourney``, emitted with Powertools Metrics: ``infra.wiring.METRICS``), errors,
@@ -23,6 +31,7 @@ from aws_cdk import Duration, Stack
 from aws_cdk import aws_apigatewayv2 as apigw
 from aws_cdk import aws_cloudwatch as cw
 from aws_cdk import aws_cloudwatch_actions as actions
+from aws_cdk import aws_dynamodb as dynamodb
 from aws_cdk import aws_lambda as lambda_
 from aws_cdk import aws_sns as sns
 from aws_cdk import aws_sqs as sqs
@@ -34,6 +43,26 @@ from infra.naming import logical_id
 
 MINUTE = Duration.minutes(1)
 FIVE_MINUTES = Duration.minutes(5)
+
+DOCS_URL = "https://github.com/tourney/tourney/blob/main/docs"
+"""The repository's ``docs/`` folder on the web: every alarm links to a section of its ``operations.md``."""
+RUNBOOK_URL = f"{DOCS_URL}/operations.md"
+
+HTTP_P99_MILLISECONDS = 2000
+"""The HTTP API's p99 latency that alarms, for 3 periods of 5 minutes (docs/performance.md has the figures)."""
+
+DYNAMODB_OPERATIONS = (
+    dynamodb.Operation.GET_ITEM,
+    dynamodb.Operation.PUT_ITEM,
+    dynamodb.Operation.UPDATE_ITEM,
+    dynamodb.Operation.DELETE_ITEM,
+    dynamodb.Operation.QUERY,
+    dynamodb.Operation.SCAN,
+    dynamodb.Operation.BATCH_GET_ITEM,
+    dynamodb.Operation.BATCH_WRITE_ITEM,
+    dynamodb.Operation.TRANSACT_WRITE_ITEMS,
+)
+"""The operations the adapters call: a table's SystemErrors are counted per operation (at most 10 in an alarm)."""
 
 
 def custom_metric(name: str, statistic: str, period: Duration = MINUTE) -> cw.Metric:
@@ -60,6 +89,8 @@ class Monitoring(Construct):
         dead_letters: Mapping[str, sqs.Queue],
         workflows: Mapping[str, sfn.StateMachine],
         http_api: apigw.HttpApi,
+        tables: Mapping[str, dynamodb.Table],
+        websocket_api: apigw.WebSocketApi,
     ) -> None:
         super().__init__(scope, construct_id)
         self.topic = sns.Topic(self, "Topic", display_name="tourney alarms", enforce_ssl=True)
@@ -93,6 +124,14 @@ class Monitoring(Construct):
                 description=f"{function.name}: invocations failed (exception or timeout)",
                 runbook="function-errors",
             )
+            self._alarm(
+                f"{logical_id(function.name)}Throttles",
+                functions[function.name].metric_throttles(period=FIVE_MINUTES, statistic="Sum"),
+                threshold=1,
+                description=f"{function.name}: invocations throttled (its reserved concurrency was full)",
+                runbook="throttles",
+            )
+        self._table_alarms(tables)
         for workflow in wiring.WORKFLOWS:
             machine = workflows[workflow.name]
             failures = cw.MathExpression(
@@ -120,6 +159,29 @@ class Monitoring(Construct):
             runbook="http-api-5xx",
         )
         self._alarm(
+            "HttpApiLatencyP99",
+            http_api.metric_latency(period=FIVE_MINUTES, statistic="p99"),
+            threshold=HTTP_P99_MILLISECONDS,
+            periods=3,
+            description=f"HTTP API: p99 latency at or over {HTTP_P99_MILLISECONDS} ms for 15 minutes",
+            runbook="http-api-latency",
+        )
+        self._alarm(
+            "WebSocketErrors",
+            cw.MathExpression(
+                expression="integration + execution",
+                using_metrics={
+                    "integration": self._websocket_metric(websocket_api, "IntegrationError"),
+                    "execution": self._websocket_metric(websocket_api, "ExecutionError"),
+                },
+                label="WebSocket errors",
+                period=FIVE_MINUTES,
+            ),
+            threshold=5,
+            description="WebSocket API: 5 or more messages whose function failed or could not run, in 5 minutes",
+            runbook="websocket-errors",
+        )
+        self._alarm(
             "TournamentsTerminated",
             custom_metric("TournamentsTerminated", "Sum", FIVE_MINUTES),
             threshold=1,
@@ -133,10 +195,66 @@ class Monitoring(Construct):
             description="watchdog: checking a tournament raised; that tournament is not watched until it is mended",
             runbook="watch-failures",
         )
+        self._alarm(
+            "WatchdogHeartbeat",
+            custom_metric("WatchdogHeartbeat", "Sum", FIVE_MINUTES),
+            threshold=1,
+            comparison=cw.ComparisonOperator.LESS_THAN_THRESHOLD,
+            missing=cw.TreatMissingData.BREACHING,
+            description="watchdog: no run finished in 5 minutes (it runs every minute); stalls go unseen",
+            runbook="watchdog-heartbeat",
+        )
         self.dashboard = self._dashboard(functions, queues, dead_letters, workflows, http_api)
 
+    def _table_alarms(self, tables: Mapping[str, dynamodb.Table]) -> None:
+        for table_name, table in tables.items():
+            name = f"Table{logical_id(table_name)}"
+            self._alarm(
+                f"{name}Throttles",
+                cw.MathExpression(
+                    expression="reads + writes",
+                    using_metrics={
+                        "reads": table.metric("ReadThrottleEvents", period=FIVE_MINUTES, statistic="Sum"),
+                        "writes": table.metric("WriteThrottleEvents", period=FIVE_MINUTES, statistic="Sum"),
+                    },
+                    label=f"{table_name} throttled requests",
+                    period=FIVE_MINUTES,
+                ),
+                threshold=1,
+                description=f"DynamoDB table {table_name}: reads or writes throttled",
+                runbook="dynamodb-throttles",
+            )
+            self._alarm(
+                f"{name}SystemErrors",
+                table.metric_system_errors_for_operations(
+                    operations=list(DYNAMODB_OPERATIONS), period=FIVE_MINUTES, statistic="Sum"
+                ),
+                threshold=1,
+                description=f"DynamoDB table {table_name}: requests failed on DynamoDB's side (HTTP 500)",
+                runbook="dynamodb-system-errors",
+            )
+
+    @staticmethod
+    def _websocket_metric(websocket_api: apigw.WebSocketApi, name: str) -> cw.Metric:
+        return cw.Metric(
+            namespace="AWS/ApiGateway",
+            metric_name=name,
+            dimensions_map={"ApiId": websocket_api.api_id, "Stage": wiring.WEBSOCKET_STAGE},
+            statistic="Sum",
+            period=FIVE_MINUTES,
+        )
+
     def _alarm(
-        self, name: str, metric: cw.IMetric, *, threshold: float, description: str, runbook: str, periods: int = 1
+        self,
+        name: str,
+        metric: cw.IMetric,
+        *,
+        threshold: float,
+        description: str,
+        runbook: str,
+        periods: int = 1,
+        comparison: cw.ComparisonOperator = cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        missing: cw.TreatMissingData = cw.TreatMissingData.NOT_BREACHING,
     ) -> None:
         alarm = cw.Alarm(
             self,
@@ -144,9 +262,9 @@ class Monitoring(Construct):
             metric=metric,
             threshold=threshold,
             evaluation_periods=periods,
-            comparison_operator=cw.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-            treat_missing_data=cw.TreatMissingData.NOT_BREACHING,
-            alarm_description=f"{description}. What to do: docs/operations.md#{runbook}",
+            comparison_operator=comparison,
+            treat_missing_data=missing,
+            alarm_description=f"{description}. What to do: {RUNBOOK_URL}#{runbook}",
         )
         alarm.node.default_child.override_logical_id(f"Alarm{name}")  # type: ignore[union-attr]
         alarm.add_alarm_action(actions.SnsAction(self.topic))

@@ -86,6 +86,8 @@ class TourneyStack(Stack):
             dead_letters=self.queues.dead_letters,
             workflows=self.workflows.by_name,
             http_api=self.http_api.api,
+            tables=self.tables.by_name,
+            websocket_api=self.websocket_api.api,
         )
         CfnOutput(self, "HttpUrl", value=self.http_api.url, description="HTTP API base URL")
         CfnOutput(self, "WebSocketUrl", value=self.websocket_api.stage.url, description="WebSocket URL (?token=JWT)")

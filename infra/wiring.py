@@ -430,6 +430,7 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("Registrations", "Count", "Sum", "api", "one per registration"),
     MetricSpec("TournamentsTerminated", "Count", "Sum", "watchdog", "stalled tournaments terminated"),
     MetricSpec("TournamentsRefunded", "Count", "Sum", "sweeper", "tournaments refunded for not starting"),
+    MetricSpec("WatchdogHeartbeat", "Count", "Sum", "watchdog", "one per run that finished (an alarm if none)"),
     MetricSpec("WatchFailures", "Count", "Sum", "watchdog", "tournaments whose check raised (the others checked)"),
     MetricSpec("MessagesIgnored", "Count", "Sum", "timeouts, coordinator, tasks", "stale or duplicate messages"),
 )

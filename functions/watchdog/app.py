@@ -6,7 +6,8 @@ lost recovery workflow again, and terminates a tournament whose tables made
 no progress past their own deadline (termination starts the recovery
 workflow). Every one of these is idempotent, so overlapping runs are harmless.
 A tournament whose check raises is logged as an error and counted
-(``WatchFailures``); the others are checked all the same.
+(``WatchFailures``); the others are checked all the same. Every run that finishes
+emits ``WatchdogHeartbeat``, whose alarm breaches when it is missing.
 """
 
 from __future__ import annotations
@@ -29,5 +30,6 @@ def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     metrics.add_metric(name="ActiveTournaments", unit=MetricUnit.Count, value=report.running_tournaments)
     metrics.add_metric(name="ActiveTables", unit=MetricUnit.Count, value=report.open_tables)
     metrics.add_metric(name="WatchFailures", unit=MetricUnit.Count, value=len(report.failed))
+    metrics.add_metric(name="WatchdogHeartbeat", unit=MetricUnit.Count, value=1)
     logger.info("watch done", extra=report.to_dict())
     return report.to_dict()
