@@ -1,4 +1,4 @@
-"""What one after-hand balancing decision costs, at 1,000 and at 250,000 players (DESIGN.md, 'Scale to design for').
+"""One after-hand balancing decision's cost at 1,000 and 250,000 players (docs/architecture.md, 'Scale to design for').
 
 A tournament's tables play hands in random order; each hand ends with a
 realistic number of eliminations (none in 92 % of hands, one in 7 %, two in

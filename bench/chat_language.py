@@ -1,4 +1,4 @@
-"""The chat's English-only check (RULES.md, rule 18) on a labelled sample of short table-chat lines.
+"""The chat's English-only check (docs/rules.md, rule 18) on a labelled sample of short table-chat lines.
 
 ``python -m bench.chat_language`` prints the import and first-call cost of the
 detector (``tourney.adapters.language``), then its verdicts on :data:`SAMPLE`:

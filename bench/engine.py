@@ -1,4 +1,4 @@
-"""Hands per second: our hand engine against pokerkit, side by side in one run (CONTRACT.md, ``tourney bench``).
+"""Hands per second: our hand engine against pokerkit, side by side in one run (docs/interfaces.md, ``tourney bench``).
 
 Both engines play the SAME hands: 9-handed no-limit hold'em, stacks of
 10,000, blinds 50/100, the same seat posting the small blind (pokerkit's

@@ -110,7 +110,7 @@ def acknowledge(stack: TourneyStack) -> None:
             _ack(
                 stack.http_api.routes[route.route_key],
                 "AwsSolutions-APIG4",
-                f"{route.route_key} is the public API description (CONTRACT.md): no data, no action",
+                f"{route.route_key} is the public API description (docs/interfaces.md): no data, no action",
             )
     for child in stack.websocket_api.api.node.children:
         if type(child).__name__ == "WebSocketRoute":

@@ -48,7 +48,7 @@ CHANGE_ACTIONS = (
     "dynamodb:PartiQLDelete",
     "dynamodb:PartiQLInsert",
 )
-"""The item actions that may change or remove a stored item: never allowed on the append-only audit (RULES.md,
+"""The item actions that may change or remove a stored item: never allowed on the append-only audit (docs/rules.md,
 rule 19). Table actions (``DeleteTable``, restores) are left to the account's administrators: the table is
 retained when the stack goes, and has point-in-time recovery."""
 

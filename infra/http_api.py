@@ -55,7 +55,7 @@ class HttpApi(Construct):
         self.api = apigw.HttpApi(
             self,
             "Api",
-            description="tourney: players and operators (CONTRACT.md)",
+            description="tourney: players and operators (docs/interfaces.md)",
             # The web client calls from its own origin (the CloudFront distribution) with a bearer token (no
             # cookies): API Gateway answers the preflight itself, before the authorizer.
             cors_preflight=apigw.CorsPreflightOptions(

@@ -17,7 +17,7 @@ from infra import wiring
 from infra.naming import logical_id
 
 APPEND_ONLY = "audit"
-"""The table whose items nobody may change or delete once written (RULES.md, rule 19)."""
+"""The table whose items nobody may change or delete once written (docs/rules.md, rule 19)."""
 
 
 def append_only_policy() -> iam.PolicyDocument:

@@ -1,4 +1,4 @@
-"""The one wiring of tourney, declared once (DESIGN.md principle 3).
+"""The one wiring of tourney, declared once (docs/architecture.md, principle 3).
 
 Plain data, no CDK import: the CDK constructs in ``infra/`` build the AWS
 resources from it, the local runtime (``infra/local/``) reads the template they

@@ -1,4 +1,4 @@
-// The public HTTP and WebSocket APIs (CONTRACT.md), and nothing else.
+// The public HTTP and WebSocket APIs (docs/interfaces.md), and nothing else.
 
 /** A 4xx/5xx answer: the API's `{error, message}`. */
 export class ApiError extends Error {

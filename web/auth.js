@@ -60,7 +60,7 @@ export function signOut() {
   sessionStorage.removeItem(TOKEN_KEY);
 }
 
-/** Local sign-in: the local stack mints the token for a name (CONTRACT.md, 'Web client'). */
+/** Local sign-in: the local stack mints the token for a name (docs/interfaces.md, 'Web client'). */
 export async function signInLocal(config, player, operator) {
   const response = await fetch(`${config.api.replace(/\/$/, "")}/local/token`, {
     method: "POST",

@@ -1,4 +1,4 @@
-// The fairness check of a finished hand (CONTRACT.md, 'Provably fair deals'; layers/tourney/domain/fairness.py):
+// The fairness check of a finished hand (docs/interfaces.md, 'Provably fair deals'; layers/tourney/domain/fairness.py):
 // leaf_i = sha256("i:card_i:salt_i") for the cards revealed, the leaves given for the rest, and
 // commitment = sha256(leaf_0 + ... + leaf_51), all hex.
 

@@ -1,4 +1,4 @@
-// Money is integer cents and chips are integers (CONTRACT.md); times are ISO-8601 UTC.
+// Money is integer cents and chips are integers (docs/interfaces.md); times are ISO-8601 UTC.
 
 const moneyFormat = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 const chipFormat = new Intl.NumberFormat("en-US");

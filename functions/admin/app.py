@@ -1,5 +1,6 @@
-"""The operators' HTTP API (CONTRACT.md): create and announce tournaments; terminate, restart or cancel them; deposits;
-stack and balance adjustments, disqualifications, mutes, and the audit of every act (docs/rules.md, rule 19).
+"""The operators' HTTP API (docs/interfaces.md): create and announce tournaments; terminate, restart or cancel
+them; deposits; stack and balance adjustments, disqualifications, mutes, and the audit of every act
+(docs/rules.md, rule 19).
 
 Every route is for the operators group only: a middleware refuses anyone else
 with 403 before a route runs. Creation and deposits honour ``Idempotency-Key``

@@ -1,4 +1,4 @@
-"""The players' HTTP API (CONTRACT.md, 'HTTP API'): lobby, registration, accounts, tables, actions, histories.
+"""The players' HTTP API (docs/interfaces.md, 'HTTP API'): lobby, registration, accounts, tables, actions, histories.
 
 Thin: each route reads the caller from the JWT authorizer's claims, calls one
 service and answers its view; ``tourney.entrypoints.resolver`` maps errors to

@@ -1,4 +1,4 @@
-"""The recovery workflow's tasks (Step Functions): RULES.md, rule 17.
+"""The recovery workflow's tasks (Step Functions): docs/rules.md, rule 17.
 
 Input ``{"step": ..., "tournament_id": ..., "terminated_at"?: ...}`` (infra/workflows.py):
 

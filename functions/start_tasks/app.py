@@ -1,4 +1,4 @@
-"""The start workflow's tasks (Step Functions, Map over batches of tables): RULES.md, rules 2, 3, 5, 6.
+"""The start workflow's tasks (Step Functions, Map over batches of tables): docs/rules.md, rules 2, 3, 5, 6.
 
 Input ``{"step": ..., "tournament_id": ..., "batch"?: n}`` (infra/workflows.py):
 

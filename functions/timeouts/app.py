@@ -1,4 +1,4 @@
-"""A decision's time-out (SQS standard queue, per-message delay): check or fold (RULES.md, rule 16).
+"""A decision's time-out (SQS standard queue, per-message delay): check or fold (docs/rules.md, rule 16).
 
 Each record is a ``TimeoutDue`` (or a ``RebuyDue``: a rebuy window closed).
 A stale time-out (the decision was taken, or the hand is over) is a no-op;

@@ -1,4 +1,4 @@
-"""The WebSocket API (CONTRACT.md, 'WebSocket API'): connect, subscribe to a table, act, chat; pushes.
+"""The WebSocket API (docs/interfaces.md, 'WebSocket API'): connect, subscribe to a table, act, chat; pushes.
 
 Routes (``requestContext.routeKey``; API Gateway selects on the body's ``action``):
 
@@ -8,7 +8,7 @@ Routes (``requestContext.routeKey``; API Gateway selects on the body's ``action`
 - ``subscribe``: watch any table; a seated player gets their own hole cards,
   anyone else observes. The table as this player sees it is sent back at once.
 - ``act``: a decision at the caller's own seat (``hand``, ``seq``, ``kind``, ``amount``).
-- ``chat``: a line to the table (RULES.md, rule 18; ``services/chat.py``: length
+- ``chat``: a line to the table (docs/rules.md, rule 18; ``services/chat.py``: length
   and rate limits, who may speak, mutes, English only). Every line, refused ones
   too, is kept for operators; a refusal answers the sender only.
 - ``$default``: a message whose ``action`` no route took: the same dispatch,

@@ -1,7 +1,7 @@
 """The local runtime: the synthesized CloudFormation template, run on one machine.
 
 ``tourney local up`` reads ``cdk.out/<Stack>.template.json`` (the single wiring,
-DESIGN.md principle 3) and emulates it on 127.0.0.1 with no AWS account and no
+docs/architecture.md, principle 3) and emulates it on 127.0.0.1 with no AWS account and no
 Docker:
 
 - ``template``: the template read into resources, intrinsic functions resolved

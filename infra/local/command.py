@@ -1,4 +1,4 @@
-"""``tourney local``: the local stack (CONTRACT.md, 'tourney local').
+"""``tourney local``: the local stack (docs/interfaces.md, 'tourney local').
 
 - ``tourney local up [--port P] [--ready-file F] [--time-factor X]``: synthesizes
   ``cdk.out`` when it is missing or older than the CDK sources (``app.py``,

@@ -1,4 +1,4 @@
-"""The web client on the local stack's HTTP port (CONTRACT.md, 'Web client'), and its sign-in.
+"""The web client on the local stack's HTTP port (docs/interfaces.md, 'Web client'), and its sign-in.
 
 - ``GET /`` redirects (302) to ``/app/``;
 - ``GET /app/...`` serves the files of ``web/`` (``/app/`` is ``index.html``),

@@ -11,7 +11,7 @@
   leaves of the others must hash to the commitment, and the board and the
   hands shown must be the revealed cards at their positions.
 
-Exit 0 when every hand holds, else 1 with the reasons (CONTRACT.md, 'Provably fair deals').
+Exit 0 when every hand holds, else 1 with the reasons (docs/interfaces.md, 'Provably fair deals').
 """
 
 from __future__ import annotations

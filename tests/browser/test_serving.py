@@ -1,4 +1,4 @@
-"""The local stack serves the web client (CONTRACT.md, 'Web client'): ``/`` redirects to ``/app/``, files with
+"""The local stack serves the web client (docs/interfaces.md, 'Web client'): ``/`` redirects to ``/app/``, files with
 their content types, a ``config.json`` of the stack's own URLs, nothing outside ``web/``, and the local sign-in."""
 
 from __future__ import annotations

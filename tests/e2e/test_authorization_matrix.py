@@ -134,7 +134,7 @@ MATRIX: dict[str, Row] = {
     # anyone may watch any table, as an observer (no hole card)
     "WS subscribe": ws({"action": "subscribe", "tournament_id": "{run}", "table_id": "1"}, 200, 200),
     "WS act": ws({"action": "act", "tournament_id": "{run}", "table_id": "1", **WS_DECISION}, 403, 403),
-    # rule 18: observers read the chat but do not write it ('observer', CONTRACT.md); operators may always write
+    # rule 18: observers read the chat but do not write it ('observer', docs/interfaces.md); operators may always write
     "WS chat": ws({"action": "chat", "tournament_id": "{run}", "table_id": "1", "text": "hello"}, 409, 200),
 }
 
@@ -260,7 +260,7 @@ def expected_in(status: int, expected: Expected) -> bool:
 @pytest.mark.parametrize("route", list(MATRIX))
 def test_authorization_matrix(seeds: Seeds, route: str) -> None:
     if route not in wired():
-        pytest.skip(f"{route} is not wired yet (CONTRACT.md names it)")
+        pytest.skip(f"{route} is not wired yet (docs/interfaces.md names it)")
     row = MATRIX[route]
     send = send_ws if route.startswith("WS ") else send_http
     for caller in CALLERS:

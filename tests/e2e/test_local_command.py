@@ -1,4 +1,4 @@
-"""``tourney local up`` and ``tourney local token`` as a user runs them (CONTRACT.md, 'tourney local')."""
+"""``tourney local up`` and ``tourney local token`` as a user runs them (docs/interfaces.md, 'tourney local')."""
 
 from __future__ import annotations
 

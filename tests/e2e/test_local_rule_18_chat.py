@@ -1,6 +1,6 @@
 """Rule 18 on the local stack: table chat over the WebSocket API (the real template, handlers and moto tables).
 
-RULES.md's conduct section, one test each, as clients see it: players in the
+docs/rules.md's conduct section, one test each, as clients see it: players in the
 hand in progress cannot chat, observers read only, operators may always write,
 200 characters a line, 5 lines in any 10 seconds, muted players are silenced,
 English only (short chat accepted), seated players not in the hand may chat,

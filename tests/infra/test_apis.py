@@ -1,4 +1,4 @@
-"""The HTTP API (every CONTRACT.md route, behind the Cognito JWT authorizer) and the WebSocket API."""
+"""The HTTP API (every route of docs/interfaces.md, behind the Cognito JWT authorizer) and the WebSocket API."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from infra import wiring
 from infra.naming import logical_id
 from tests.infra.template import Synthesized, render
 
-#: CONTRACT.md, "HTTP API": every route, and who serves it.
+#: docs/interfaces.md, "HTTP API": every route, and who serves it.
 CONTRACT_ROUTES = {
     "GET /tournaments": "api",
     "GET /tournaments/{id}": "api",

@@ -1,5 +1,5 @@
 # ruff: noqa: F811  (pytest fixtures imported from tests.support.aws)
-"""The money ledger on DynamoDB (moto): atomic, idempotent, never below zero, no hot item (RULES.md, Money)."""
+"""The money ledger on DynamoDB (moto): atomic, idempotent, never below zero, no hot item (docs/rules.md, Money)."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from typing import Any
 
 COMMITTED = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
 
-# CONTRACT.md, 'HTTP API': every route, in the spec's path syntax.
+# docs/interfaces.md, 'HTTP API': every route, in the spec's path syntax.
 CONTRACT_ROUTES = {
     ("get", "/tournaments"),
     ("get", "/tournaments/{id}"),

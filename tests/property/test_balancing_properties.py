@@ -1,4 +1,4 @@
-"""Properties of balancing and breaking under random eliminations (RULES.md, 'Balancing and breaking').
+"""Properties of balancing and breaking under random eliminations (docs/rules.md, 'Balancing and breaking').
 
 A model of the tournament's tables (seat -> player) follows the decisions of
 ``Balancing`` through ``seat_moves``: a random table ends a hand, loses some

@@ -1,4 +1,4 @@
-"""Rule 7 over long runs of hands with players busting and moving in (RULES.md, rules 7, 8 and 14).
+"""Rule 7 over long runs of hands with players busting and moving in (docs/rules.md, rules 7, 8 and 14).
 
 A table of ``seat_count`` seats plays hand after hand. Between hands any
 players may leave (bust, or be moved away by balancing: the upcoming BB
@@ -77,7 +77,7 @@ def table_histories(draw: st.DrawFn, max_hands: int) -> tuple[int, list[Dealt]]:
     for _ in range(draw(st.integers(1, max_hands))):
         previous = hands[-1].positions
         if draw(st.booleans()) and len(active) > 2:
-            # Balancing moves the player due to post the next BB (RULES.md, rule 13).
+            # Balancing moves the player due to post the next BB (docs/rules.md, rule 13).
             del active[upcoming_big_blind(previous, active).seat]
         leaving = draw(st.lists(st.sampled_from(sorted(active)), unique=True, max_size=len(active)))
         for seat in leaving:

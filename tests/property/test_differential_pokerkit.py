@@ -65,7 +65,7 @@ def play_and_compare(
 
 
 def bench_setup(rng: random.Random, players: int) -> Setup:
-    """The benchmark's table (CONTRACT.md, ``tourney hands``): stacks of 10,000, blinds 50/100."""
+    """The benchmark's table (docs/interfaces.md, ``tourney hands``): stacks of 10,000, blinds 50/100."""
     seats = list(range(1, players + 1))
     deck = list(range(52))
     rng.shuffle(deck)

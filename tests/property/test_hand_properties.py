@@ -1,4 +1,4 @@
-"""Properties of every hand, whatever the stacks and decisions (RULES.md, 'Play').
+"""Properties of every hand, whatever the stacks and decisions (docs/rules.md, 'Play').
 
 Hypothesis draws the table (2-10 players, tiny stacks that force side pots,
 antes or a big-blind ante, positions with and without a small blind) and

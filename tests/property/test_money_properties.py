@@ -1,4 +1,4 @@
-"""Money is never lost or created (RULES.md, Money; rules 2, 3, 4, 10, 17): properties over random histories."""
+"""Money is never lost or created (docs/rules.md, Money; rules 2, 3, 4, 10, 17): properties over random histories."""
 
 import itertools
 from collections import Counter

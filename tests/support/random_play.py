@@ -1,6 +1,6 @@
 """Random legal play for tests: seeded hands with random positions, stacks, antes and actions.
 
-The action mix is the benchmark's (CONTRACT.md, ``tourney bench``): fold .25,
+The action mix is the benchmark's (docs/interfaces.md, ``tourney bench``): fold .25,
 check or call .55, min-raise .15, all-in .05; an illegal pick falls back to
 check or call.
 """
@@ -130,6 +130,6 @@ def blinds_posted_nothing(hand: Hand) -> bool:
 
 
 def blind_all_in_for_less(hand: Hand) -> bool:
-    """True when a blind posted less than its amount (all in for less, RULES.md)."""
+    """True when a blind posted less than its amount (all in for less, docs/rules.md)."""
     due = {PostKind.SMALL_BLIND: hand.small_blind, PostKind.BIG_BLIND: hand.big_blind}
     return any(isinstance(r, Posted) and r.post in due and r.amount < due[r.post] for r in hand.log)

@@ -1,4 +1,4 @@
-"""Balancing and breaking after every hand (RULES.md, 'Balancing and breaking'; rules 11, 12, 13)."""
+"""Balancing and breaking after every hand (docs/rules.md, 'Balancing and breaking'; rules 11, 12, 13)."""
 
 import random
 

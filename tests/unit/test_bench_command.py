@@ -1,4 +1,4 @@
-"""``tourney bench engine`` (CONTRACT.md): ours against pokerkit and treys, side by side, on the same seeded inputs."""
+"""``tourney bench engine`` (docs/interfaces.md): ours against pokerkit and treys, side by side, same seeded inputs."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def test_engine_json_is_one_object_with_the_contract_fields(capsys: pytest.Captu
     # When the engine bench runs a tiny pass with --json
     assert main([*TINY_RUN, "--json"]) == 0
     output = capsys.readouterr().out
-    # Then stdout is exactly one JSON object holding every field CONTRACT.md names
+    # Then stdout is exactly one JSON object holding every field docs/interfaces.md names
     figures = json.loads(output)
     assert isinstance(figures, dict)
     assert figures.keys() >= CONTRACT_FIELDS

@@ -1,4 +1,4 @@
-"""The tournament clock: levels computed from start and pauses (DESIGN.md principle 5; RULES.md, rule 17)."""
+"""The tournament clock: levels computed from start and pauses (docs/architecture.md, 'Time is data'; rule 17)."""
 
 from datetime import UTC, datetime, timedelta
 

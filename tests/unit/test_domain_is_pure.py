@@ -1,4 +1,4 @@
-"""The domain imports nothing from AWS (STYLE.md, 'Avoid')."""
+"""The domain imports nothing from AWS (docs/architecture.md, 'Avoid')."""
 
 import importlib
 import pkgutil

@@ -1,4 +1,4 @@
-"""Provably fair deals (CONTRACT.md, 'Provably fair deals'): the commitment, the reveal, the dealing recipe."""
+"""Provably fair deals (docs/interfaces.md, 'Provably fair deals'): the commitment, the reveal, the dealing recipe."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from tourney.domain.hand import ActionKind, Hand
 
 
 def _by_the_recipe(deck: list[int], salts: tuple[str, ...]) -> str:
-    """CONTRACT.md's recipe written out again, independently of the module under test."""
+    """docs/interfaces.md's recipe written out again, independently of the module under test."""
     leaves = "".join(
         hashlib.sha256(f"{i}:{card_str(card)}:{salt}".encode()).hexdigest()
         for i, (card, salt) in enumerate(zip(deck, salts, strict=True))

@@ -1,4 +1,4 @@
-"""Entry fees and commission (RULES.md, Money; rule 2; Rebuys and add-ons)."""
+"""Entry fees and commission (docs/rules.md, Money; rule 2; Rebuys and add-ons)."""
 
 from datetime import UTC, datetime
 

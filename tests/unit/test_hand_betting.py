@@ -1,4 +1,4 @@
-"""The hand's positions, forced bets and betting rules, with exact chip counts (RULES.md, rules 7, 14, 16; 'Play')."""
+"""The hand's positions, forced bets and betting rules, exact chip counts (docs/rules.md, rules 7, 14, 16; 'Play')."""
 
 from __future__ import annotations
 
@@ -174,7 +174,7 @@ def pokerkits_options(hand: Hand) -> tuple[int, int, int | None]:
 
 
 def test_rule_14_short_all_in_blind_call_is_largest_posted_bet() -> None:
-    # Given blinds 25/50 and a big blind all in for 30 (RULES.md: a blind all in for less than its amount)
+    # Given blinds 25/50 and a big blind all in for 30 (docs/rules.md: a blind all in for less than its amount)
     hand = deal({1: 1000, 2: 1000, 3: 30, 4: 1000}, 1, 2, 3, blinds=(25, 50))
     assert (hand.current_bet(2), hand.current_bet(3)) == (25, 30)
     # Then the first to act calls 30, the largest bet posted, or raises to 30 + one big blind = 80

@@ -1,4 +1,4 @@
-"""PHH export: our positions written so that pokerkit posts, acts and pays as we do (CONTRACT.md, PHH fields)."""
+"""PHH export: positions written so that pokerkit posts, acts and pays as we do (docs/interfaces.md, PHH export)."""
 
 from __future__ import annotations
 

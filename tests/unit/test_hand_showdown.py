@@ -1,4 +1,4 @@
-"""Side pots, uncalled bets, split pots and the showdown, with exact chip counts (RULES.md, 'Play')."""
+"""Side pots, uncalled bets, split pots and the showdown, with exact chip counts (docs/rules.md, 'Play')."""
 
 from __future__ import annotations
 

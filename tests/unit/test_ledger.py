@@ -1,4 +1,4 @@
-"""The double-entry ledger (RULES.md, Money)."""
+"""The double-entry ledger (docs/rules.md, Money)."""
 
 from datetime import UTC, datetime
 

@@ -1,4 +1,4 @@
-"""The prize pool, the payout table and shared places (RULES.md, rules 9, 10; Money; Defaults)."""
+"""The prize pool, the payout table and shared places (docs/rules.md, rules 9, 10; Money; Defaults)."""
 
 from datetime import UTC, datetime
 

@@ -1,4 +1,4 @@
-"""``tourney hands`` (CONTRACT.md): random-action hands written as PHH, replayed strictly by pokerkit."""
+"""``tourney hands`` (docs/interfaces.md): random-action hands written as PHH, replayed strictly by pokerkit."""
 
 from __future__ import annotations
 

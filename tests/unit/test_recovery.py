@@ -1,4 +1,4 @@
-"""Compensation of a terminated tournament (RULES.md, 'Termination and recovery', rule 17)."""
+"""Compensation of a terminated tournament (docs/rules.md, 'Termination and recovery', rule 17)."""
 
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta

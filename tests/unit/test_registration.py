@@ -1,4 +1,4 @@
-"""Registration, the waiting list, the start and cancellation (RULES.md, rules 2, 3, 4, 17.6)."""
+"""Registration, the waiting list, the start and cancellation (docs/rules.md, rules 2, 3, 4, 17.6)."""
 
 from datetime import UTC, datetime, timedelta
 

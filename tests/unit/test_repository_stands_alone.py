@@ -83,7 +83,7 @@ def test_nothing_in_the_repository_points_at_a_path_outside_it() -> None:
 def test_every_specification_document_cited_is_in_the_repository() -> None:
     # Given the names of the files the repository holds
     held = {path.name for path in tracked_files()}
-    # When we look for RULES.md, CONTRACT.md, DESIGN.md or STYLE.md cited by name
+    # When we look for a specification document cited by name (CITED_DOCUMENT)
     found = offending_lines(CITED_DOCUMENT, allowed=held)
     # Then each one cited is a file of the repository (none is: the project's own docs replace them)
     assert not found, report(found, "cite a document the repository does not hold (cite docs/rules.md, ...)")

@@ -1,4 +1,4 @@
-"""The time bank (RULES.md, 'Defaults'; rule 16): 30 s, spent when a decision's own time runs out, +10 s a level to 60.
+"""The time bank (docs/rules.md, 'Defaults'): 30 s, spent when a decision's own time runs out, +10 s a level up to 60.
 
 Never spent for an away player; acting on it spends the whole seconds used; it moves with a moved player.
 """

@@ -1,4 +1,4 @@
-"""RULES.md, 'Balancing and breaking' (rules 8, 11, 12, 13) played at real tables, with exact seats.
+"""docs/rules.md, 'Balancing and breaking' (rules 8, 11, 12, 13) played at real tables, with exact seats.
 
 ``test_balancing.py`` proves the decisions on table sizes and seat maps alone;
 these tests run them end to end: real ``Table``s play hands, ``Balancing``

@@ -1,4 +1,4 @@
-"""RULES.md, 'Money' and 'Rebuys and add-ons': scenario tests with exact cents (issues 2 and 3).
+"""docs/rules.md, 'Money' and 'Rebuys and add-ons': scenario tests with exact cents (issues 2 and 3).
 
 Registration money is proven in ``test_registration.py`` and ``test_fees.py``;
 this file adds what goes through the tournament in play (``TournamentState`` in
@@ -225,7 +225,7 @@ def test_rebuys_an_eliminated_player_cannot_rebuy() -> None:
     ended = tournament.hand_ended("1", [BustOut("ann", 10_000)], ["bob", "cy"], at_minute(5))
     assert [(p.player_id, p.place) for p in ended.placings] == [("ann", 3)]
     # When she asks to rebuy later in the rebuy period
-    # Then she is refused (RULES.md: a player who busts may rebuy within the decision time *or is eliminated*)
+    # Then she is refused (docs/rules.md: a player who busts may rebuy within the decision time *or is eliminated*)
     with pytest.raises(Conflict):
         tournament.rebuy("ann", 0, at_minute(6))
     assert tournament.contributions["ann"].rebuys == 0

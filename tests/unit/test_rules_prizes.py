@@ -1,4 +1,4 @@
-"""RULES.md, 'Eliminations and prizes' (rules 9, 10, 15) and the guarantee: scenario tests with exact cents.
+"""docs/rules.md, 'Eliminations and prizes' (rules 9, 10, 15) and the guarantee: scenario tests with exact cents.
 
 ``test_prizes.py`` proves the pure pieces (the payout table, rounding,
 ``place_bust_outs``); these tests play them through the tournament in play

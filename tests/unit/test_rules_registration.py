@@ -1,4 +1,4 @@
-"""RULES.md, 'Registration and the waiting list' and 'Money' (rules 2, 3, 4): refunds with no entry fee.
+"""docs/rules.md, 'Registration and the waiting list' and 'Money' (rules 2, 3, 4): refunds with no entry fee.
 
 ``test_registration.py`` proves every registration rule with a 10.00 + 1.00
 tournament. With no entry fee the house's part is the 9 % commission taken

@@ -1,4 +1,4 @@
-"""RULES.md, 'Start, seats and the button' (rules 5, 6, 12, 13): scenario tests with exact seats.
+"""docs/rules.md, 'Start, seats and the button' (rules 5, 6, 12, 13): scenario tests with exact seats.
 
 ``test_seating.py`` and ``test_button_draw.py`` prove the draws on their own;
 these tests follow them onto real tables: the start draw with the production

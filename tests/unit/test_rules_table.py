@@ -1,4 +1,4 @@
-"""RULES.md, 'Blinds and the button each hand', 'Play, timeouts and away players', 'Defaults': table scenarios.
+"""docs/rules.md, 'Blinds and the button each hand', 'Play, timeouts and away players', 'Defaults': table scenarios.
 
 ``test_blinds.py`` proves the blind rule on positions alone and ``test_table.py``
 most of it at a real table; these tests add, at a real table with exact chips:
@@ -48,7 +48,7 @@ def test_rule_14_three_to_two_when_the_big_blind_busts_nobody_gets_the_big_blind
     # When the next hand is dealt heads-up
     second = table.start_hand(LEVEL, DECK)
     # Then the big blind moves forward to A (seat 1, the first after seat 3), and B holds the button and posts
-    # the small blind (RULES.md: heads-up the button posts the SB), acting first before the flop
+    # the small blind (docs/rules.md: heads-up the button posts the SB), acting first before the flop
     assert second.positions.seats() == (2, 2, 1)
     assert table.hand is not None and table.hand.actor == 2
     table.act("B", ActionKind.FOLD)

@@ -1,4 +1,4 @@
-"""RULES.md, 'Termination and recovery' (rule 17): scenario tests with exact chips, cents and instants.
+"""docs/rules.md, 'Termination and recovery' (rule 17): scenario tests with exact chips, cents and instants.
 
 ``test_recovery.py`` proves the compensation rules 17.3 a-d and 17.4-17.5 on
 given facts, ``test_clock.py`` the restart on the same level, ``test_table.py``

@@ -1,4 +1,4 @@
-"""Seating: start draw, final table redraw, arrival seat (RULES.md, rules 5, 12, 13)."""
+"""Seating: start draw, final table redraw, arrival seat (docs/rules.md, rules 5, 12, 13)."""
 
 import random
 import secrets

@@ -108,7 +108,7 @@ def test_rule_17_restart_resumes_and_finishes() -> None:
 
 
 def test_simulate_command_writes_report_and_phh_that_pokerkit_replays(tmp_path: Path) -> None:
-    # Given the command line of CONTRACT.md
+    # Given the command line of docs/interfaces.md
     report_file, phh_dir = tmp_path / "report.json", tmp_path / "phh"
     args = ["simulate", "--players", "12", "--seed", "2", "--no-progress", "--report", str(report_file)]
     code = main([*args, "--phh", str(phh_dir)])

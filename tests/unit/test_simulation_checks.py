@@ -1,4 +1,4 @@
-"""The simulation's checks: money held is what came in (deposits) plus the overlay (RULES.md); chips stay in play."""
+"""The simulation's checks: money held is what came in (deposits) plus the overlay (docs/rules.md); chips in play."""
 
 from typing import Any
 

@@ -1,4 +1,4 @@
-"""Formats, blind levels and a tournament's configuration (RULES.md, 'Defaults', 'Rebuys and add-ons')."""
+"""Formats, blind levels and a tournament's configuration (docs/rules.md, 'Defaults', 'Rebuys and add-ons')."""
 
 import itertools
 
@@ -21,7 +21,7 @@ def test_defaults_blinds_follow_the_rules_md_list_for_the_first_twelve_levels() 
     levels = default_levels()
     # When reading the first twelve levels
     blinds = [(lv.small_blind, lv.big_blind) for lv in levels[:12]]
-    # Then they are exactly RULES.md's list
+    # Then they are exactly docs/rules.md's list
     assert blinds == [
         (25, 50), (50, 100), (75, 150), (100, 200), (150, 300), (200, 400),
         (300, 600), (400, 800), (500, 1000), (600, 1200), (800, 1600), (1000, 2000),
@@ -29,7 +29,7 @@ def test_defaults_blinds_follow_the_rules_md_list_for_the_first_twelve_levels() 
 
 
 def test_defaults_blinds_continue_rising_20_to_50_percent_with_round_numbers() -> None:
-    # Given the default structure beyond RULES.md's explicit list
+    # Given the default structure beyond docs/rules.md's explicit list
     levels = default_levels()
     # Then level 13 onwards continues 1,500/3,000, 2,000/4,000, 3,000/6,000 ...
     assert [lv.small_blind for lv in levels[12:20]] == [1500, 2000, 3000, 4000, 5000, 6000, 8000, 10000]
@@ -52,7 +52,7 @@ def test_defaults_big_blind_ante_from_the_fourth_level() -> None:
 def test_defaults_freezeout_ten_minute_levels_nine_seats_ten_thousand_chips() -> None:
     # When an operator sets only the format and the price
     config = TournamentConfig.for_format("freezeout", buy_in=10_00, entry_fee=1_00)
-    # Then the RULES.md defaults apply
+    # Then the docs/rules.md defaults apply
     assert config.format is TournamentFormat.FREEZEOUT
     assert (config.starting_stack, config.seats_per_table, config.level_minutes) == (10_000, 9, 10)
     assert {lv.minutes for lv in config.levels} == {10}

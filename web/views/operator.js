@@ -1,4 +1,4 @@
-// The operators' console (CONTRACT.md, /admin/*): create tournaments with every option the API takes, cancel,
+// The operators' console (docs/interfaces.md, /admin/*): create tournaments with every option the API takes, cancel,
 // terminate, restart; stacks, disqualifications, mutes, deposits, balance adjustments; the audit and table chat.
 // The form checks what the API checks (entrypoints/models.py); the API's own message is shown when it refuses.
 

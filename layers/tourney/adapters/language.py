@@ -1,4 +1,4 @@
-"""The chat's English-only check (RULES.md, rule 18): py3langid, offline, loaded on the chat path only.
+"""The chat's English-only check (docs/rules.md, rule 18): py3langid, offline, loaded on the chat path only.
 
 :func:`language_of` answers the language a line is in, or None when it cannot
 place it (short chat such as "gg" or "nh", which the room accepts). The model

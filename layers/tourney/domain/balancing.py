@@ -1,4 +1,4 @@
-"""Balancing and breaking tables, after every hand (RULES.md, 'Balancing and breaking'; seed rules 11, 12, 13).
+"""Balancing and breaking tables, after every hand (docs/rules.md, 'Balancing and breaking'; seed rules 11, 12, 13).
 
 ``Balancing`` is the tournament-wide view the coordinator keeps: how many
 players sit at each table. After each hand that ends at a table it decides
@@ -44,7 +44,7 @@ How the rules are read:
 Cost: table ids sit in buckets by player count (one ``OrderedDict`` per
 count, 0..seats_per_table), so finding the largest and the smallest table is
 a scan of at most 11 buckets and each decision costs O(seats_per_table) per
-move, independent of the number of tables (DESIGN.md, 'Scale to design for').
+move, independent of the number of tables (docs/architecture.md, 'Scale to design for').
 
 >>> b = Balancing(9, {"A": 9, "B": 9, "C": 5})
 >>> b.after_hand("A", eliminated=0).moves
@@ -88,7 +88,7 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """What follows the end of a hand at ``table`` (RULES.md, 'Balancing and breaking').
+    """What follows the end of a hand at ``table`` (docs/rules.md, 'Balancing and breaking').
 
     ``moves`` are in order (a broken table's players leave one by one).
     ``broken``: tables emptied and closed. ``resumed``: tables that were
@@ -113,7 +113,7 @@ class Decision:
 
 
 class Balancing:
-    """Player counts of a tournament's tables and the moves after each hand (RULES.md, rules 11, 12, 13).
+    """Player counts of a tournament's tables and the moves after each hand (docs/rules.md, rules 11, 12, 13).
 
     Mutable on purpose: copying 28,000 table counts per hand would make every
     decision linear in the field. ``to_dict``/``from_dict`` give plain data.
@@ -202,7 +202,7 @@ class Balancing:
     # -- deciding ----------------------------------------------------------------
 
     def after_hand(self, table: TableId, eliminated: int = 0) -> Decision:
-        """Decide the moves after a hand ends at ``table`` with ``eliminated`` players out (RULES.md, rules 11-13).
+        """Decide the moves after a hand ends at ``table`` with ``eliminated`` players out (docs/rules.md, rules 11-13).
 
         ``table`` is between hands while this runs; every other table is
         assumed to be in a hand, except those waiting with a single player.
@@ -257,7 +257,7 @@ class Balancing:
         )
 
     def leave(self, table: TableId, players: int) -> bool:
-        """``players`` left ``table`` between hands with no hand's end to decide moves (RULES.md, rule 19).
+        """``players`` left ``table`` between hands with no hand's end to decide moves (docs/rules.md, rule 19).
 
         A disqualification whose hand was cancelled (a termination, rule 17):
         the counts follow, and the next hand's end balances as usual. True when
@@ -285,11 +285,11 @@ class Balancing:
         return table
 
     def _breaking_due(self) -> bool:
-        """The remaining players fit on one table fewer (RULES.md, rule 12)."""
+        """The remaining players fit on one table fewer (docs/rules.md, rule 12)."""
         return self._players <= (len(self._size) - 1) * self._seats
 
     def _break_target(self, table: TableId) -> TableId | None:
-        """The table of the most recent elimination, if it is between hands (RULES.md, rule 12)."""
+        """The table of the most recent elimination, if it is between hands (docs/rules.md, rule 12)."""
         last = self._last_elimination
         if last is not None and last in self._size:
             return last if last == table or self._is_waiting(last) else None
@@ -299,7 +299,7 @@ class Balancing:
         return next(iter(self.waiting), None)
 
     def _break(self, table: TableId, reason: MoveReason, moves: list[Move], broken: list[TableId]) -> None:
-        """Empty ``table``: its players go one by one to the tables with the fewest players (RULES.md, rule 12)."""
+        """Empty ``table``: its players go one by one to the tables with the fewest players (docs/rules.md, rule 12)."""
         count = self._size.pop(table)
         del self._buckets[count][table]
         for _ in range(count):
@@ -368,7 +368,7 @@ class TableSeats:
 
 @dataclass(frozen=True, slots=True)
 class SeatChange:
-    """A player moved: from a seat at one table to a seat at another (RULES.md, rule 13)."""
+    """A player moved: from a seat at one table to a seat at another (docs/rules.md, rule 13)."""
 
     player: PlayerId
     from_table: TableId
@@ -381,7 +381,7 @@ class SeatChange:
 def seat_moves(
     moves: Sequence[Move], tables: Mapping[TableId, TableSeats], seats_per_table: int
 ) -> tuple[SeatChange, ...]:
-    """Players and seats for ``moves``, applied in order (RULES.md, 'Balancing and breaking', rule 13).
+    """Players and seats for ``moves``, applied in order (docs/rules.md, 'Balancing and breaking', rule 13).
 
     Players leave a table in seat order clockwise from the one due to post the
     big blind next (``seating.departure_order``); each takes the first empty

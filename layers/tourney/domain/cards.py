@@ -1,7 +1,7 @@
 """Cards and the deck.
 
 A card is a small ``int`` from 0 to 51: ``rank * 4 + suit``. Ranks run from
-deuce (0) to ace (12); suits are ordered as RULES.md ranks them for the button
+deuce (0) to ace (12); suits are ordered as docs/rules.md ranks them for the button
 draw (rule 6): clubs (0) < diamonds (1) < hearts (2) < spades (3). So comparing
 two card ints compares them as the button draw does: rank first, then suit.
 

@@ -49,7 +49,7 @@ class Speaker(StrEnum):
 
 
 class ChatRefused(Conflict):
-    """A line the room does not take; ``code`` is the reason CONTRACT.md names (and the one stored)."""
+    """A line the room does not take; ``code`` is the reason docs/interfaces.md names (and the one stored)."""
 
     code: ClassVar[str] = "chat_refused"
 

@@ -1,10 +1,10 @@
-"""The tournament clock: the blind level is a function of play time (DESIGN.md, 'Time is data'; RULES.md, rule 17).
+"""The tournament clock: the level is a function of play time (docs/architecture.md, 'Time is data'; rule 17).
 
 Nothing is scheduled per level. The clock is the instant play started and the
 pauses since (a termination pauses it; a successful restart resumes it), and
 every question (which level, how long until the next) is answered from those
 and the instant ``now`` passed in. So a restart "resumes the same blind level
-with the time that was left" (RULES.md, rule 17, 2) without any stored timer.
+with the time that was left" (docs/rules.md, rule 17, 2) without any stored timer.
 
 Instants are timezone-aware ``datetime``s (UTC by convention). Before the
 start, play time is zero (level 1 with its whole duration left). Past the last
@@ -71,7 +71,7 @@ class Pause:
 
 @dataclass(frozen=True, slots=True)
 class LevelPosition:
-    """Where the clock stands: the current level, time played in it and time left (RULES.md, 'Defaults')."""
+    """Where the clock stands: the current level, time played in it and time left (docs/rules.md, 'Defaults')."""
 
     level: BlindLevel
     elapsed: timedelta
@@ -82,7 +82,7 @@ class LevelPosition:
 
 @dataclass(frozen=True, slots=True)
 class TournamentClock:
-    """Start instant and pauses of one tournament; everything else is computed (RULES.md, rule 17)."""
+    """Start instant and pauses of one tournament; everything else is computed (docs/rules.md, rule 17)."""
 
     started_at: datetime
     pauses: tuple[Pause, ...] = ()
@@ -110,14 +110,14 @@ class TournamentClock:
         return bool(self.pauses) and self.pauses[-1].end is None
 
     def pause(self, at: datetime) -> TournamentClock:
-        """The clock stopped at ``at`` (termination, RULES.md, rule 17, 1)."""
+        """The clock stopped at ``at`` (termination, docs/rules.md, rule 17, 1)."""
         _require_aware("pause instant", at)
         if self.is_paused:
             raise InvalidClock("the clock is already paused")
         return TournamentClock(self.started_at, (*self.pauses, Pause(at)))
 
     def resume(self, at: datetime) -> TournamentClock:
-        """The clock running again from ``at``, same level, same time left (RULES.md, rule 17, 2)."""
+        """The clock running again from ``at``, same level, same time left (docs/rules.md, rule 17, 2)."""
         _require_aware("resume instant", at)
         if not self.is_paused:
             raise InvalidClock("the clock is not paused")
@@ -134,7 +134,7 @@ class TournamentClock:
         return now - self.started_at - stopped
 
     def position(self, levels: Sequence[BlindLevel], now: datetime) -> LevelPosition:
-        """The level in play at ``now`` and the time left in it (RULES.md, 'Defaults'; DESIGN.md, principle 5)."""
+        """The level in play at ``now`` and the time left in it (docs/rules.md, 'Defaults'; 'Time is data')."""
         if not levels:
             raise InvalidClock("a blind structure needs at least one level")
         played = self.play_time(now)

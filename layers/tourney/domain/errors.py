@@ -1,6 +1,6 @@
-"""The domain's errors: one hierarchy, one stable ``code`` per class (STYLE.md, 'Errors').
+"""The domain's errors: one hierarchy, one stable ``code`` per class (docs/architecture.md, 'Errors').
 
-The ``code`` becomes the ``error`` field of an HTTP error body (CONTRACT.md); the
+The ``code`` becomes the ``error`` field of an HTTP error body (docs/interfaces.md); the
 edge maps classes to statuses by type, never by message text. Add classes here;
 never rename a ``code``.
 
@@ -132,7 +132,7 @@ class TableFull(Conflict):
 
 
 class StaleAction(StaleVersion):
-    """A player's action names a decision (``seq``) that is no longer the one awaited (CONTRACT.md, actions)."""
+    """A player's action names a decision (``seq``) that is no longer the one awaited (docs/interfaces.md, actions)."""
 
     code: ClassVar[str] = "stale_action"
 

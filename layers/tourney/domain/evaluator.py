@@ -1,6 +1,6 @@
 """Hold'em hand strength: the best five-card poker hand out of five to seven cards.
 
-The game is no-limit Texas hold'em (RULES.md, "Play", rules 9 and 16), so at
+The game is no-limit Texas hold'em (docs/rules.md, "Play", rules 9 and 16), so at
 showdown each player's best five of their seven cards wins, with the standard
 hand ranking. A *strength* is a plain ``int``: higher is stronger, equal
 strengths tie and split the pot (suits never break a tie at showdown; they

@@ -1,4 +1,4 @@
-"""Provably fair deals: the table commits to its shuffled deck at the deal (CONTRACT.md, 'Provably fair deals').
+"""Provably fair deals: the table commits to its shuffled deck at the deal (docs/interfaces.md, 'Provably fair deals').
 
 For position ``i`` (0-51) of the deck, ``card_i`` its two-character code and
 ``salt_i`` 32 hex characters drawn from ``secrets``::

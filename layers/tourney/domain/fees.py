@@ -1,4 +1,4 @@
-"""Entry fees, commission and the split of every payment (RULES.md, Money; rule 2; Rebuys and add-ons).
+"""Entry fees, commission and the split of every payment (docs/rules.md, Money; rule 2; Rebuys and add-ons).
 
 A buy-in, a rebuy and an add-on each cost ``buy_in + entry_fee``:
 
@@ -67,7 +67,7 @@ class Split:
 
 
 def commission(amount: int, rate_bp: int) -> int:
-    """``amount * rate`` rounded half up to the cent (RULES.md, Money).
+    """``amount * rate`` rounded half up to the cent (docs/rules.md, Money).
 
     >>> commission(1_050, 900), commission(1_000, 900), commission(50, 900)
     (95, 90, 5)

@@ -1,4 +1,4 @@
-"""The money ledger: double entry in integer cents (RULES.md, Money; rules 2, 3, 4, 17).
+"""The money ledger: double entry in integer cents (docs/rules.md, Money; rules 2, 3, 4, 17).
 
 Every movement of money is an :class:`Entry`: an idempotency key, a kind, the
 tournament it belongs to, a timestamp given by the caller, and two or more
@@ -19,12 +19,12 @@ Accounts (:class:`Account`, written ``kind:owner`` or ``kind:owner#shard``):
 ``refunds:<tournament>``        refunds decided but not yet credited (rule 17.6: a
                                 crash before the start is refunded within 24 hours)
 ``external``                    the outside world; runs negative by the net deposits
-``adjustments:house``           the house's adjustments account (RULES.md, rule 19):
+``adjustments:house``           the house's adjustments account (docs/rules.md, rule 19):
                                 the other side of operators' balance adjustments;
                                 runs negative by what the house paid out
 ==============================  =====================================================
 
-Because each entry sums to zero, the money invariant of RULES.md holds by
+Because each entry sums to zero, the money invariant of docs/rules.md holds by
 construction and :meth:`Ledger.verify_invariants` checks it from the entries::
 
     players + pools + house revenue + refunds owed
@@ -119,7 +119,7 @@ class Account:
 
 EXTERNAL: Final = Account(AccountKind.EXTERNAL)
 HOUSE_ADJUSTMENTS: Final = Account(AccountKind.ADJUSTMENTS, "house")
-"""The house's adjustments account: the other side of every balance adjustment (RULES.md, rule 19)."""
+"""The house's adjustments account: the other side of every balance adjustment (docs/rules.md, rule 19)."""
 
 MAX_ADJUSTMENT_CENTS: Final = 1_000_000_000
 """The largest balance adjustment (or deposit), either way: 10,000,000.00 in cents, as the edge bounds money."""
@@ -256,7 +256,7 @@ def transfer(
 
 
 def deposit(key: str, player_id: str, amount: int, at: datetime) -> Entry:
-    """Money from outside credited to a wallet (an operator's deposit, CONTRACT.md)."""
+    """Money from outside credited to a wallet (an operator's deposit, docs/interfaces.md)."""
     entry = transfer(key, EntryKind.DEPOSIT, None, EXTERNAL, player_account(player_id), amount, at)
     if entry is None:
         raise ValueError("a deposit moves a positive amount")
@@ -271,7 +271,7 @@ def withdrawal(key: str, player_id: str, amount: int, at: datetime) -> Entry:
 
 
 def balance_adjustment(key: str, player_id: str, amount: int, at: datetime) -> Entry:
-    """An operator's adjustment (RULES.md, rule 19): ``amount`` cents to the player (negative: from them),
+    """An operator's adjustment (docs/rules.md, rule 19): ``amount`` cents to the player (negative: from them),
     the other leg on the house's adjustments account.
 
     >>> from datetime import UTC, datetime
@@ -304,7 +304,7 @@ class LedgerInconsistent(RuntimeError):
 
 @dataclass(frozen=True)
 class LedgerSummary:
-    """The report's ``ledger`` block (CONTRACT.md), in cents, plus a few more figures.
+    """The report's ``ledger`` block (docs/interfaces.md), in cents, plus a few more figures.
 
     ``prize_pool_collected`` is the players' contributions to the pool
     (buy-ins, rebuys, add-ons, after commission) less what was refunded, without
@@ -431,7 +431,7 @@ class Ledger:
         return {account: amount for account, amount in derived.items() if amount}
 
     def verify_invariants(self) -> None:
-        """Check RULES.md's money invariant and the ledger's own consistency.
+        """Check docs/rules.md's money invariant and the ledger's own consistency.
 
         Raises :class:`LedgerInconsistent` when the cached balances differ from
         the entries, an account that holds money is below zero, or

@@ -197,7 +197,7 @@ class Compensation:
         return sum(p.from_pool for p in self.payments)
 
     def paid_report(self) -> list[dict[str, str | int]]:
-        """The report's ``termination.paid`` (CONTRACT.md)."""
+        """The report's ``termination.paid`` (docs/interfaces.md)."""
         return [{"player": p.player_id, "amount": p.amount} for p in self.payments]
 
 

@@ -1,4 +1,4 @@
-"""Registration, the waiting list, the start and cancellation (RULES.md, rules 2, 3, 4, 17.6).
+"""Registration, the waiting list, the start and cancellation (docs/rules.md, rules 2, 3, 4, 17.6).
 
 A :class:`RegistrationBook` is the registration side of one tournament:
 
@@ -65,7 +65,7 @@ class TournamentStatus(StrEnum):
     SCHEDULED = "scheduled"
     """Created, not yet announced: not visible, registration not open."""
     REGISTERING = "registering"
-    """Announced: registration open until the start (RULES.md, rule 2)."""
+    """Announced: registration open until the start (docs/rules.md, rule 2)."""
     RUNNING = "running"
     FINISHED = "finished"
     CANCELLED = "cancelled"
@@ -119,7 +119,7 @@ class Closing:
 
 
 class RegistrationBook:
-    """The registration side of one tournament (RULES.md, rules 2, 3, 4): a mutable aggregate.
+    """The registration side of one tournament (docs/rules.md, rules 2, 3, 4): a mutable aggregate.
 
     ``version`` goes up by one on every change, for optimistic locking in a store.
     Actions follow the verify / can / act triad.
@@ -157,7 +157,7 @@ class RegistrationBook:
 
     @property
     def payment(self) -> Split:
-        """What each registration costs and where it goes (RULES.md, Money)."""
+        """What each registration costs and where it goes (docs/rules.md, Money)."""
         return split_payment(Purchase.BUY_IN, self.config.buy_in, self.config.entry_fee)
 
     @property
@@ -188,7 +188,7 @@ class RegistrationBook:
         return self._status
 
     def is_open(self, now: datetime) -> bool:
-        """Whether registering (and unregistering) is possible at ``now`` (RULES.md, rule 2)."""
+        """Whether registering (and unregistering) is possible at ``now`` (docs/rules.md, rule 2)."""
         return (
             self._status is TournamentStatus.REGISTERING
             and self.announce_at <= now
@@ -209,7 +209,7 @@ class RegistrationBook:
     # -- register ------------------------------------------------------------
 
     def verify_register(self, player_id: str, now: datetime) -> None:
-        """Raise why ``player_id`` cannot register at ``now`` (RULES.md, rules 2, 3; Money)."""
+        """Raise why ``player_id`` cannot register at ``now`` (docs/rules.md, rules 2, 3; Money)."""
         self._verify_open(now)
         if player_id in self._field or player_id in self._waiting:
             raise AlreadyRegistered(f"{player_id} is already {self.registration_of(player_id).status}")
@@ -227,7 +227,7 @@ class RegistrationBook:
         return True
 
     def register(self, player_id: str, now: datetime, ledger: LedgerPort) -> Registered:
-        """Register, paying ``buy_in + entry_fee`` in one atomic step (RULES.md, rules 2, 3).
+        """Register, paying ``buy_in + entry_fee`` in one atomic step (docs/rules.md, rules 2, 3).
 
         Raises ``InsufficientFunds`` (from the ledger) when the wallet is short;
         then nothing moved.
@@ -261,7 +261,7 @@ class RegistrationBook:
     # -- unregister ----------------------------------------------------------
 
     def verify_unregister(self, player_id: str, now: datetime) -> None:
-        """Raise why ``player_id`` cannot unregister at ``now`` (RULES.md, rule 4)."""
+        """Raise why ``player_id`` cannot unregister at ``now`` (docs/rules.md, rule 4)."""
         if player_id not in self._field and player_id not in self._waiting:
             raise NotRegistered(f"{player_id} is not registered in {self.tournament_id}")
         self._verify_open(now)
@@ -274,7 +274,7 @@ class RegistrationBook:
         return True
 
     def unregister(self, player_id: str, now: datetime, ledger: LedgerPort) -> Unregistered:
-        """Leave before the start with buy-in and fee refunded in full (RULES.md, rules 3, 4).
+        """Leave before the start with buy-in and fee refunded in full (docs/rules.md, rules 3, 4).
 
         A registered player's place goes to the first wait-listed player.
         """
@@ -294,7 +294,7 @@ class RegistrationBook:
     # -- start and cancel ----------------------------------------------------
 
     def verify_start(self, now: datetime) -> None:
-        """Raise why the tournament cannot start at ``now`` (RULES.md, rule 2)."""
+        """Raise why the tournament cannot start at ``now`` (docs/rules.md, rule 2)."""
         if self._status is not TournamentStatus.REGISTERING:
             return
         if self.start_at is None:
@@ -305,7 +305,7 @@ class RegistrationBook:
             raise NotStartedYet(f"{self.tournament_id} starts at {self.start_at.isoformat()}")
 
     def start(self, now: datetime, ledger: LedgerPort) -> Closing:
-        """Close registration at the start time (RULES.md, rules 2, 3).
+        """Close registration at the start time (docs/rules.md, rules 2, 3).
 
         Wait-listed players are refunded in full. With fewer than
         ``min_players`` registered, the tournament is cancelled instead and
@@ -322,7 +322,7 @@ class RegistrationBook:
         """Cancel before the start, refunding every registered and wait-listed player in full.
 
         For an operator's cancellation and for a tournament that should have
-        started and did not (RULES.md, rule 17.6). Cancelling again is a no-op;
+        started and did not (docs/rules.md, rule 17.6). Cancelling again is a no-op;
         a tournament already running is terminated instead (rule 17).
         """
         if self._status is TournamentStatus.CANCELLED:

@@ -1,7 +1,7 @@
-"""Seating: the start draw, the final table redraw and the seat a moved player takes (RULES.md, rules 5, 12, 13).
+"""Seating: the start draw, the final table redraw and the seat a moved player takes (docs/rules.md, rules 5, 12, 13).
 
 Seats are numbered 1 to ``seats_per_table`` clockwise. Randomness is injected:
-production passes ``secrets.SystemRandom()`` (RULES.md, 'Start, seats and the
+production passes ``secrets.SystemRandom()`` (docs/rules.md, 'Start, seats and the
 button'); tests pass a seeded ``random.Random``.
 
 Readings this module fixes where the rules leave a choice:
@@ -19,7 +19,7 @@ Readings this module fixes where the rules leave a choice:
    gets which of those seats is the random part. Spread-out empty seats are
    what online rooms show, and they give later arrivals (rule 13) seats in
    between players rather than a block.
-3. Arrival (rule 13, RULES.md 'Balancing and breaking'). A moved player takes
+3. Arrival (rule 13, docs/rules.md 'Balancing and breaking'). A moved player takes
    the first empty seat clockwise after the seat of the button in the
    receiving table's last hand; the button's own seat, if empty, comes last.
    A table that has not dealt yet has no button: the first empty seat from
@@ -75,7 +75,7 @@ def _check_seats(seats_per_table: int) -> None:
 
 
 def tables_needed(players: int, seats_per_table: int) -> int:
-    """The fewest tables that seat ``players`` (RULES.md, rules 5 and 12).
+    """The fewest tables that seat ``players`` (docs/rules.md, rules 5 and 12).
 
     >>> tables_needed(20, 9), tables_needed(18, 9), tables_needed(1, 9), tables_needed(0, 9)
     (3, 2, 1, 0)
@@ -85,7 +85,7 @@ def tables_needed(players: int, seats_per_table: int) -> int:
 
 
 def table_sizes(players: int, seats_per_table: int) -> tuple[int, ...]:
-    """Even spread over the fewest tables, larger tables first (RULES.md, rule 5).
+    """Even spread over the fewest tables, larger tables first (docs/rules.md, rule 5).
 
     >>> table_sizes(20, 9)
     (7, 7, 6)
@@ -113,7 +113,7 @@ def _unique(players: Sequence[PlayerId]) -> list[PlayerId]:
 
 
 def draw_seats(players: Sequence[PlayerId], seats_per_table: int, rng: Shuffler) -> tuple[tuple[int, PlayerId], ...]:
-    """Every player of one table gets a seat at random, empty seats spread out (RULES.md, rules 5 and 12)."""
+    """Every player of one table gets a seat at random, empty seats spread out (docs/rules.md, rules 5 and 12)."""
     shuffled = _unique(players)
     seats = spread_seats(len(shuffled), seats_per_table)
     rng.shuffle(shuffled)
@@ -121,7 +121,7 @@ def draw_seats(players: Sequence[PlayerId], seats_per_table: int, rng: Shuffler)
 
 
 def draw_start(entrants: Sequence[PlayerId], seats_per_table: int, rng: Shuffler) -> tuple[TableSeating, ...]:
-    """The start draw: tables and seats at random, sizes differing by at most one (RULES.md, rule 5).
+    """The start draw: tables and seats at random, sizes differing by at most one (docs/rules.md, rule 5).
 
     >>> import random
     >>> [len(t.seats) for t in draw_start([f"p{i}" for i in range(20)], 9, random.Random(1))]
@@ -141,12 +141,12 @@ def draw_start(entrants: Sequence[PlayerId], seats_per_table: int, rng: Shuffler
 def draw_final_table(
     players: Sequence[PlayerId], seats_per_table: int, rng: Shuffler
 ) -> tuple[tuple[int, PlayerId], ...]:
-    """The final table: every seat is drawn again at random (RULES.md, rule 12); the button is drawn by cards."""
+    """The final table: every seat is drawn again at random (docs/rules.md, rule 12); the button is drawn by cards."""
     return draw_seats(players, seats_per_table, rng)
 
 
 def seat_for_arrival(occupied: Collection[int], button_seat: int | None, seats_per_table: int) -> int:
-    """The seat a moved player takes: first empty seat clockwise after the last hand's button (RULES.md, rule 13).
+    """The seat a moved player takes: first empty seat clockwise after the last hand's button (docs/rules.md, rule 13).
 
     The button's own seat, if empty, comes last. ``button_seat`` None (the
     table has not dealt yet): the first empty seat from seat 1.

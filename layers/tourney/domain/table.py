@@ -847,7 +847,7 @@ class Table:
         seat: int | None = None,
         now: datetime | None = None,
     ) -> Decision:
-        """Apply a player's decision at their own seat (CONTRACT.md, actions). Acting brings an away player back.
+        """Apply a player's decision at their own seat (docs/interfaces.md, actions). Acting brings an away player back.
 
         ``hand`` and ``seq`` name the decision answered; a stale one raises
         ``StaleAction``. ``seat``, when given, must be the player's own.

@@ -62,7 +62,7 @@ from tourney.domain.structure import BlindLevel, TournamentConfig, TournamentFor
 
 @dataclass(slots=True)
 class Contribution:
-    """What one entrant paid into this tournament (CONTRACT.md report ``entries``; docs/rules.md rule 17)."""
+    """What one entrant paid into this tournament (the report's ``entries``, docs/interfaces.md; rule 17)."""
 
     player_id: str
     buy_in_paid: int = 0
@@ -102,7 +102,7 @@ class HandEnded:
 class TournamentState:
     """The tournament in play as a coordinator stores it: scalars and the balancing state only.
 
-    Bounded for a store (DESIGN.md, 'Scale to design for'): per-player facts
+    Bounded for a store (docs/architecture.md, 'Scale to design for'): per-player facts
     (what each entrant paid, their place and prize) are not held here but
     passed in and returned, so each lives in its own record and nothing here
     grows with the field except the balancing state (one counter per table).

@@ -1,4 +1,4 @@
-"""Who is calling: the player id and the operator flag (CONTRACT.md, 'HTTP API (behind a JWT authorizer)').
+"""Who is calling: the player id and the operator flag (docs/interfaces.md, 'HTTP API').
 
 HTTP: API Gateway's JWT authorizer has already checked the token; its claims
 arrive in ``requestContext.authorizer.jwt.claims``. The player id is ``sub``

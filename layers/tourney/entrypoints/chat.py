@@ -1,4 +1,4 @@
-"""The operators' read of a table's chat (CONTRACT.md ``GET /admin/tournaments/{id}/tables/{table}/chat``; rule 18)."""
+"""The operators' read of a table's chat (``GET /admin/tournaments/{id}/tables/{table}/chat``, docs/interfaces.md)."""
 
 from __future__ import annotations
 

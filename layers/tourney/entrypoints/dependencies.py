@@ -1,6 +1,6 @@
 """What the functions are given: the services (built once per process) and the caller.
 
-HTTP routes receive them through ``Depends`` (STYLE.md, 'Configuration and
+HTTP routes receive them through ``Depends`` (docs/architecture.md, 'Configuration and
 dependencies'); tests swap them with ``app.dependency_overrides[services]``.
 The other handlers (SQS, schedules, workflows, WebSocket) call
 :func:`services` directly; tests give them the in-memory services with

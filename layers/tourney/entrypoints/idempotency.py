@@ -1,4 +1,4 @@
-"""Idempotency at the edge (STYLE.md, 'Configuration and dependencies'): Powertools over the ``idempotency`` table.
+"""Idempotency at the edge (docs/architecture.md, 'Configuration and dependencies'): Powertools, ``idempotency`` table.
 
 :func:`once` runs a service call at most once per ``(scope, key)`` while the
 record lives (``IDEMPOTENCY_TTL_SECONDS``): a replay with the same key and the

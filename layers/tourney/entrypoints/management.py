@@ -1,4 +1,4 @@
-"""The operators' management routes at the edge (RULES.md, rule 19; CONTRACT.md, ``/admin/*``): bodies and services.
+"""The operators' management routes at the edge (rule 19; docs/interfaces.md, ``/admin/*``): bodies and services.
 
 Request bodies for stack adjustments, disqualifications, mutes and balance
 adjustments (strict integers, bounded; a reason for every act), the answers'
@@ -75,7 +75,7 @@ class AdjustmentRequest(Request):
 
 
 class AuditRecordBody(BaseModel):
-    """One operator act (CONTRACT.md ``GET /admin/audit``)."""
+    """One operator act (docs/interfaces.md ``GET /admin/audit``)."""
 
     id: str
     at: str

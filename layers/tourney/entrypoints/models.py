@@ -1,4 +1,4 @@
-"""Request and response models at the edge (CONTRACT.md, 'HTTP API' and 'WebSocket API').
+"""Request and response models at the edge (docs/interfaces.md, 'HTTP API' and 'WebSocket API').
 
 Money is integer cents and chips are integers: amounts are strict integers (a
 JSON string or a float is refused, never coerced) and never negative. Unknown

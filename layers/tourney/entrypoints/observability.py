@@ -1,4 +1,4 @@
-"""Logger, Tracer and Metrics in one place (STYLE.md, 'Where things live'; the cookbook's observability.py).
+"""Logger, Tracer and Metrics in one place (docs/architecture.md, 'Where things live'; the cookbook's observability.py).
 
 Every function decorates its ``handler`` with :func:`observed`, which stacks
 the Powertools decorators once: the logger injects the Lambda context (and a

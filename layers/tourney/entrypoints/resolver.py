@@ -1,10 +1,10 @@
-"""The HTTP resolver and the one place where errors become HTTP answers (STYLE.md, 'Errors').
+"""The HTTP resolver and the one place where errors become HTTP answers (docs/architecture.md, 'Errors').
 
 :func:`http_resolver` builds an ``APIGatewayHttpResolver`` with pydantic
 validation and registers the error handlers. Errors are mapped by type,
 walking the class hierarchy of ``tourney.domain.errors`` (so a new subclass of
 ``Conflict`` is a 409 without touching this file). Every error body is
-``{"error": code, "message": text}`` (CONTRACT.md).
+``{"error": code, "message": text}`` (docs/interfaces.md).
 
 - Bad input (malformed JSON, wrong types, a negative amount, an unknown
   action): 422 ``invalid_request``, with the failing fields' locations. The
@@ -57,7 +57,7 @@ __all__ = [
 
 
 class ErrorBody(BaseModel):
-    """Every error answer (CONTRACT.md): a stable code and a text for people."""
+    """Every error answer (docs/interfaces.md): a stable code and a text for people."""
 
     error: str
     message: str
@@ -76,7 +76,7 @@ class GatewayMessage(BaseModel):
 
 
 def error_body(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    """The error body of CONTRACT.md: ``{"error": code, "message": text}`` (plus optional detail)."""
+    """The error body of docs/interfaces.md: ``{"error": code, "message": text}`` (plus optional detail)."""
     return {"error": code, "message": message, **extra}
 
 

@@ -1,4 +1,4 @@
-"""The functions' configuration, read from the environment once (STYLE.md, 'Configuration and dependencies').
+"""The functions' configuration, read from the environment once (docs/architecture.md, 'Conventions').
 
 This is the only module that reads ``os.environ``. CDK fills the variables
 (``table.table_name``, queue URLs, state machine ARNs); the local runtime gives
@@ -63,7 +63,7 @@ class Settings(BaseModel):
     """Default: ``{JWT_ISSUER}/.well-known/jwks.json`` (Cognito's); ``file://`` works for the local stack."""
     operators_group: str = Field(default="operators", alias="OPERATORS_GROUP")
 
-    # Play (RULES.md, rule 16).
+    # Play (docs/rules.md, rule 16).
     decision_seconds: int = Field(default=15, ge=1, alias="DECISION_SECONDS")
 
     # The local stack's virtual clock (infra/local/clock.py): now = origin + (time - origin) * factor.

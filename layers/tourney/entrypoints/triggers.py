@@ -1,4 +1,4 @@
-"""Handlers of queues, schedules and workflow steps: what is ignored and what is retried (STYLE.md, 'Errors').
+"""Handlers of queues, schedules and workflow steps: what is ignored, what is retried (docs/architecture.md, 'Errors').
 
 Outside HTTP there is nobody to answer a 4xx to. The services answer a stale
 or duplicate message themselves, as a no-op (a hand end already coordinated,

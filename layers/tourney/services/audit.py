@@ -78,7 +78,7 @@ def append(deps: Deps, record: AuditRecord) -> bool:
 
 @dataclass(frozen=True)
 class AuditLine(View):
-    """One record as ``GET /admin/audit`` answers it (CONTRACT.md)."""
+    """One record as ``GET /admin/audit`` answers it (docs/interfaces.md)."""
 
     id: str
     at: datetime

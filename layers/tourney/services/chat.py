@@ -9,7 +9,7 @@ kept in the :class:`ChatLog` so every Lambda shares it: a versioned window
 item written conditionally), then the English-only check (loaded at its first
 call). Every line is stored with its table and the hand
 it was said in, refused ones too with their reason; an accepted line is
-pushed to the table's subscribers as CONTRACT.md's ``chat`` event, and a
+pushed to the table's subscribers as docs/interfaces.md's ``chat`` event, and a
 refusal raises its ``ChatRefused`` (the edge answers the sender only).
 """
 

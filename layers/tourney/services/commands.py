@@ -8,10 +8,10 @@ from datetime import datetime
 
 @dataclass(frozen=True)
 class CreateTournament:
-    """``POST /admin/tournaments`` (CONTRACT.md): money in cents; no ``start_at`` for a Sit&Go.
+    """``POST /admin/tournaments`` (docs/interfaces.md): money in cents; no ``start_at`` for a Sit&Go.
 
     ``announce_at`` defaults to now (announced at creation). Unset optional
-    fields take the format's defaults (RULES.md, 'Defaults').
+    fields take the format's defaults (docs/rules.md, 'Defaults').
     """
 
     name: str

@@ -3,7 +3,7 @@
 Reads only. Counts come from the counter shards and the waiting list (no
 item holds the whole field). A table view and a hand history are built for
 one viewer: their own hole cards, and cards shown at showdown; an observer
-(``viewer`` None) sees no hole card before it is shown (CONTRACT.md).
+(``viewer`` None) sees no hole card before it is shown (docs/interfaces.md).
 """
 
 from __future__ import annotations

@@ -416,7 +416,7 @@ class ManagementService:
         return self._money(player, audit_id, request, make, lambda a: _balance_view(a, key))
 
     def deposit(self, player: str, amount: int, operator: str, key: str, reason: str = "") -> DepositView:
-        """An operator's deposit (CONTRACT.md), audited; the same ``key`` again credits nothing."""
+        """An operator's deposit (docs/interfaces.md), audited; the same ``key`` again credits nothing."""
         if type(amount) is not int or amount <= 0 or amount > MAX_ADJUSTMENT_CENTS:
             raise IllegalAction(f"a deposit is a positive int of cents up to {MAX_ADJUSTMENT_CENTS}")
         key = _key(key)

@@ -61,7 +61,7 @@ def _adapter(kind: type) -> TypeAdapter[Any]:
 
 @dataclass(frozen=True, slots=True)
 class TimeoutDue(QueueMessage):
-    """A decision's time ran out (RULES.md, rule 16): check or fold, unless it is stale."""
+    """A decision's time ran out (docs/rules.md, rule 16): check or fold, unless it is stale."""
 
     tournament_id: NonEmpty
     table: NonEmpty
@@ -85,7 +85,7 @@ class _AfterHand(QueueMessage):
 
 @dataclass(frozen=True, slots=True)
 class RebuyDue(_AfterHand):
-    """The rebuy window of the players who busted in ``hand`` at ``table`` has closed (RULES.md, Rebuys)."""
+    """The rebuy window of the players who busted in ``hand`` at ``table`` has closed (docs/rules.md, Rebuys)."""
 
     kind: Literal["rebuy_due"] = "rebuy_due"
 
@@ -140,7 +140,7 @@ class DealFirstHands(Message):
 
 
 class Recover(Message):
-    """The recovery workflow's input and each step's: the tournament terminated (RULES.md, rule 17)."""
+    """The recovery workflow's input and each step's: the tournament terminated (docs/rules.md, rule 17)."""
 
     kind: Literal["recover"] = "recover"
     tournament_id: str = Field(min_length=1)

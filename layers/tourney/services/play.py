@@ -48,7 +48,7 @@ class PlayService:
     def act(
         self, tid: str, table: str, player: str, hand: int, seq: int, action: str, amount: int | None = None
     ) -> ActionOutcome:
-        """Apply ``player``'s decision at their own seat of ``table`` (CONTRACT.md, actions)."""
+        """Apply ``player``'s decision at their own seat of ``table`` (docs/interfaces.md, actions)."""
         kind = _KINDS.get(action) if isinstance(action, str) else None
         if kind is None:
             raise IllegalAction(f"unknown action {action!r}")

@@ -1,4 +1,4 @@
-"""The ports: what the services need from the outside world (STYLE.md, ports and adapters).
+"""The ports: what the services need from the outside world (ports and adapters: docs/architecture.md, 'Conventions').
 
 Adapters implement them: ``adapters/memory.py`` in memory (tests, the
 in-process simulation), ``adapters/dynamo/`` on DynamoDB, and the AWS
@@ -58,7 +58,7 @@ from tourney.services.records import (
 
 
 class Clock(Protocol):
-    """The time now, timezone-aware UTC (injected: DESIGN.md, 'Time is data')."""
+    """The time now, timezone-aware UTC (injected: docs/architecture.md, 'Time is data')."""
 
     def now(self) -> datetime: ...
 

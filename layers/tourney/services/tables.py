@@ -2,7 +2,7 @@
 
 * :func:`deal` deals the next hand with the level of the tournament clock.
 * :func:`table_view` is the table as one viewer may see it: hole cards only
-  the viewer's own, or shown at showdown (CONTRACT.md; docs/rules.md, rule 16).
+  the viewer's own, or shown at showdown (docs/interfaces.md; docs/rules.md, rule 16).
 * :func:`after_write` runs once a table write committed: the hand ended ->
   ``HandEnded`` to the coordinator; a decision awaited -> its time-out armed;
   then the pushes, one message per recipient.

@@ -1,4 +1,4 @@
-"""Time-outs (RULES.md, rule 16): check or fold when a decision's time runs out; stale ones are no-ops.
+"""Time-outs (docs/rules.md, rule 16): check or fold when a decision's time runs out; stale ones are no-ops.
 
 A ``TimeoutDue`` names the decision it was armed for (hand, ``seq``, seat);
 if the hand or the decision moved on, or it was armed for an away player who

@@ -1,7 +1,7 @@
 """What the services return: frozen dataclasses the handlers answer as JSON (``to_dict``).
 
 Money is integer cents; times are ISO-8601 UTC strings in ``to_dict``
-(CONTRACT.md). Cards are text (``"Ah"``). A view never holds a hole card its
+(docs/interfaces.md). Cards are text (``"Ah"``). A view never holds a hole card its
 viewer may not see: the services build them per viewer.
 """
 
@@ -65,7 +65,7 @@ class LevelView(View):
 
 @dataclass(frozen=True)
 class TournamentSummary(View):
-    """One line of the lobby (CONTRACT.md ``GET /tournaments``)."""
+    """One line of the lobby (docs/interfaces.md ``GET /tournaments``)."""
 
     id: str
     name: str
@@ -255,7 +255,7 @@ class TableView(View):
     your_seat: int | None = None
     closed: bool = False
     commitment: str | None = None
-    """The commitment to the deck of the hand dealt (CONTRACT.md, 'Provably fair deals')."""
+    """The commitment to the deck of the hand dealt (docs/interfaces.md, 'Provably fair deals')."""
     pots: tuple[PotView, ...] = ()
     """The main pot, then the side pots, as the dealer has gathered them: the chips of the streets before
     this one (antes and dead chips included), each pot with the seats still holding cards that may win it.

@@ -1,4 +1,4 @@
-"""``tourney chaos``: many small seeded tournaments through the services, each under a fault plan (CONTRACT.md).
+"""``tourney chaos``: many small seeded tournaments through the services, each under a fault plan (docs/interfaces.md).
 
 In the way TigerBeetle's simulator tests its ledger: every run is one seed.
 The seed draws the tournament from the whole space the API accepts (format,
@@ -72,7 +72,7 @@ LASTING_TARGETS = ("seat_batch", "deal_first_hands", "compensate", "try_restart"
 RECOVERY_STEPS = ("try_restart", "compensate", "watchdog")
 """What refunds a tournament that never dealt (rule 17.6): while one is down, its 24 hours wait for the repair."""
 DEFAULT_PLAYERS_MAX = 40
-"""Fields of 2 to this many players (``--players-max``, CONTRACT.md)."""
+"""Fields of 2 to this many players (``--players-max``, docs/interfaces.md)."""
 LONG_DECISION_SECONDS = 60
 """From this decision time on, bots often let their time (and their time bank) run out."""
 

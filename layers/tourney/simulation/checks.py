@@ -1,7 +1,7 @@
 """What must hold while a simulated tournament plays: checks over what the services stored, not rules.
 
 After every hand (its ``HandRecord``): chips conserved in the hand; its deck
-and salts are those the table committed to when it dealt the hand (CONTRACT.md,
+and salts are those the table committed to when it dealt the hand (docs/interfaces.md,
 'Provably fair deals'); the big blind moved to the next active seat when the
 table's players did not change and no button was drawn again (docs/rules.md, rules 7, 12). Tournament-wide, after every
 hand in small fields and every ``check_every`` hands in large ones, and at the end: the ledger's money

@@ -1,4 +1,4 @@
-"""The AWS around the services, simulated on a discrete-event clock (DESIGN.md, 'Simulation and fault injection').
+"""The AWS around the services, on a discrete-event clock (docs/architecture.md, 'Simulation and fault injection').
 
 The services are the one orchestration of a tournament. On AWS, triggers
 call them: SQS delivers decision time-outs after their delay, a FIFO queue

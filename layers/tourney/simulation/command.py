@@ -1,4 +1,4 @@
-"""``tourney simulate``: one whole tournament with bot players (CONTRACT.md)."""
+"""``tourney simulate``: one whole tournament with bot players (docs/interfaces.md)."""
 
 from __future__ import annotations
 

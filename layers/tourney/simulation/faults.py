@@ -1,4 +1,4 @@
-"""Fault plans: what goes wrong, and when, in one simulated run (``tourney chaos``; CONTRACT.md).
+"""Fault plans: what goes wrong, and when, in one simulated run (``tourney chaos``; docs/interfaces.md).
 
 A plan is seeded, so a run replays exactly from its seed. :data:`NO_FAULTS`
 is the plan of ``tourney simulate``: nothing fails. :meth:`FaultPlan.drawn`

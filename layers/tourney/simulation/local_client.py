@@ -9,8 +9,8 @@ to another table finds it in the standings and subscribes there. The
 tournament starts by its own schedule, exactly as on AWS.
 
 Every message a bot receives is checked: a table pushed while a hand is in
-progress may show no hole cards but the bot's own (CONTRACT.md, WebSocket
-API). The report has the CONTRACT.md fields that clients can observe, plus
+progress may show no hole cards but the bot's own (docs/interfaces.md, WebSocket
+API). The report has the fields of docs/interfaces.md that clients can observe, plus
 ``messages`` and ``hole_card_leaks``.
 """
 

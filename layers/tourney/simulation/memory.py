@@ -115,7 +115,7 @@ class _Termination:
 
 
 class Simulation:
-    """One tournament run to its end through the services. ``run()`` returns the CONTRACT.md report."""
+    """One tournament run to its end through the services. ``run()`` returns the report of docs/interfaces.md."""
 
     def __init__(
         self,
@@ -383,7 +383,7 @@ class Simulation:
 
 
 def build_report(sim: Simulation) -> dict[str, Any]:
-    """The CONTRACT.md report of one simulated tournament, read from what the services stored."""
+    """The report of one simulated tournament (docs/interfaces.md), read from what the services stored."""
     store, tid = sim.store, sim.tournament_id
     t = store.tournaments.get(tid)
     config = t.config

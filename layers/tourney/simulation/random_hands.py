@@ -4,7 +4,7 @@
 
 Plays ``K`` independent hands with ``N`` players (default 9) seated at seats
 ``1..N``, each with a fresh stack of 10,000 and blinds 50/100, and writes
-``DIR/<k>.phh`` for ``k = 1..K`` (CONTRACT.md, ``tourney hands``). Each file is
+``DIR/<k>.phh`` for ``k = 1..K`` (docs/interfaces.md, ``tourney hands``). Each file is
 one PHH document with the real hole cards in its deal lines and
 ``finishing_stacks``, so pokerkit can replay it and check the stacks.
 
@@ -16,7 +16,7 @@ production deal never does this: a table shuffles with
 ``secrets.SystemRandom`` (``tourney.domain.cards.shuffled_deck`` with no
 generator), which cannot be replayed.
 
-The action mix is the benchmark's (CONTRACT.md, ``tourney bench``): fold .25,
+The action mix is the benchmark's (docs/interfaces.md, ``tourney bench``): fold .25,
 check or call .55, min-raise .15, all-in .05. A pick that is not legal
 falls back to what is: fold with nothing to call checks; a raise that is not
 allowed checks or calls.

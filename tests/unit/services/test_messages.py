@@ -1,4 +1,4 @@
-"""Contract tests of the queue and workflow payloads (STYLE.md: each event payload has one)."""
+"""Contract tests of the queue and workflow payloads (docs/architecture.md, 'Tests': each event payload has one)."""
 
 from __future__ import annotations
 

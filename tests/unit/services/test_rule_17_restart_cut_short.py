@@ -1,6 +1,6 @@
 """A restart whose invocation died before it resumed every table (found by a chaos run, seed 1622594613).
 
-RULES.md, rule 17.2: a restart resumes play where it stopped. ``_restart``
+docs/rules.md, rule 17.2: a restart resumes play where it stopped. ``_restart``
 writes the tournament running in one commit, then clears ``halted`` table by
 table and deals. An operator's restart that died after the commit left the
 tables it had not reached halted in a running tournament: they never dealt

@@ -1,4 +1,4 @@
-"""Rule 18: table chat over the memory store (RULES.md, 'Conduct and management').
+"""Rule 18: table chat over the memory store (docs/rules.md, 'Conduct and management').
 
 At most 200 characters a line and 5 lines in any 10 seconds per player (the
 window shared by every process through the chat log); seated players not in
@@ -49,7 +49,7 @@ def test_rule_18_seated_player_not_in_the_hand_may_chat_and_the_table_hears_it(
     hand = services.adapters.store.tables.get(tid, "1").table.hand_number
     # When p0 says a line
     said = services.chat.say(tid, "1", "p0", "  nice hand  ")
-    # Then the table's subscribers hear it as CONTRACT.md's chat event, trimmed, with the hand
+    # Then the table's subscribers hear it as docs/interfaces.md's chat event, trimmed, with the hand
     expected = {"type": "chat", "tournament_id": tid, "table": "1", "hand": hand, "player": "p0", "text": "nice hand"}
     assert said == expected
     assert chat_events(services) == [expected]

@@ -1,6 +1,6 @@
 """Rebuys bought during a hand (issue 8, defect 6): one per hand, and their chips never lost.
 
-RULES.md, 'Rebuys and add-ons': a player at or below the starting stack may
+docs/rules.md, 'Rebuys and add-ons': a player at or below the starting stack may
 buy the starting stack again. Chips bought during a hand the buyer is dealt
 in wait on the table (``pending_chips``) until the hand is over; they count
 toward the stack a second rebuy is checked against, and they reach the

@@ -1,6 +1,6 @@
 """A rebuy window whose close was lost still closes (found by the slow chaos run, seed 1585137824).
 
-RULES.md, 'Rebuys and add-ons': a player who busts in a rebuy period may rebuy
+docs/rules.md, 'Rebuys and add-ons': a player who busts in a rebuy period may rebuy
 within the decision time or is eliminated. The coordinator opens the window
 (the table holds the busted players, ``rebuy_pending``) and arms its close
 (``RebuyDue``) after the write; an invocation that died between the two left

@@ -1,4 +1,4 @@
-"""Registration through the services (RULES.md, rules 2, 3, 4; Money), on the memory adapters."""
+"""Registration through the services (docs/rules.md, rules 2, 3, 4; Money), on the memory adapters."""
 
 from __future__ import annotations
 

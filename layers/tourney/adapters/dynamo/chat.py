@@ -3,7 +3,7 @@
 Lines are put once each and read with one Query of the table's partition
 (oldest first, strongly consistent, every page). A player's rate window is
 one item, put conditionally on the version it was read at, so the limit of
-RULES.md's rule 18 holds across every Lambda that runs the ``ws`` function;
+docs/rules.md's rule 18 holds across every Lambda that runs the ``ws`` function;
 a lost race is ``StaleVersion`` and the service reads the window again. The
 function's role may read and put items of the table, never update or delete
 one (``infra/wiring.py``): windows and operators' connections go by TTL.

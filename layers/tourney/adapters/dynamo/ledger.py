@@ -1,4 +1,4 @@
-"""The money ledger on DynamoDB: entries posted atomically with conditions (RULES.md, Money; docs/data-model.md).
+"""The money ledger on DynamoDB: entries posted atomically with conditions (docs/rules.md, Money; docs/data-model.md).
 
 :class:`DynamoLedger` keeps the rules of the in-memory ``tourney.domain.ledger.Ledger``
 (it implements ``LedgerPort``) with one ``TransactWriteItems`` per batch:

@@ -1,4 +1,4 @@
-"""One ``TransactWriteItems``, built by the repositories and committed once (STYLE.md: the repository owns it).
+"""One ``TransactWriteItems``, built by the repositories and committed once (docs/architecture.md, 'Where things live').
 
 A :class:`Transaction` collects conditional puts, updates, deletes and
 condition checks over PynamoDB models, each with a *tag* that says what the

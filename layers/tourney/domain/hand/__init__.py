@@ -1,4 +1,4 @@
-"""The no-limit hold'em hand state machine (RULES.md, 'Play').
+"""The no-limit hold'em hand state machine (docs/rules.md, 'Play').
 
 >>> from tourney.domain.hand import Hand
 >>> hand = Hand.deal({1: 1000, 2: 1000, 3: 1000}, button=1, small_blind_seat=2, big_blind_seat=3,

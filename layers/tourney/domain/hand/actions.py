@@ -17,7 +17,7 @@ from tourney.domain.cards import Card
 
 
 class Street(StrEnum):
-    """The four betting rounds of hold'em (RULES.md, 'Play')."""
+    """The four betting rounds of hold'em (docs/rules.md, 'Play')."""
 
     PREFLOP = "preflop"
     FLOP = "flop"
@@ -29,7 +29,7 @@ STREETS: tuple[Street, ...] = (Street.PREFLOP, Street.FLOP, Street.TURN, Street.
 
 
 class ActionKind(StrEnum):
-    """A player's decision, as the public API names it (CONTRACT.md, actions)."""
+    """A player's decision, as the public API names it (docs/interfaces.md, actions)."""
 
     FOLD = "fold"
     CHECK = "check"
@@ -39,7 +39,7 @@ class ActionKind(StrEnum):
 
 
 class PostKind(StrEnum):
-    """A forced bet (RULES.md, 'Blinds and the button each hand')."""
+    """A forced bet (docs/rules.md, 'Blinds and the button each hand')."""
 
     ANTE = "ante"
     SMALL_BLIND = "small_blind"

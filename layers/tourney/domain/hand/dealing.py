@@ -1,4 +1,4 @@
-"""Who sits where in a hand, and what it is dealt with (RULES.md, rules 7, 8 and 14).
+"""Who sits where in a hand, and what it is dealt with (docs/rules.md, rules 7, 8 and 14).
 
 The table decides the positions (``tourney.domain.blinds``); the hand only
 checks that they are consistent: the button, the small blind (if any) and the

@@ -1,4 +1,4 @@
-"""Main and side pots, and how a pot is split (RULES.md, 'Play': side pots, odd chips).
+"""Main and side pots, and how a pot is split (docs/rules.md, 'Play': side pots, odd chips).
 
 Players are hand indexes here: 0 is the first player clockwise from the
 button, the button is last. So "the first winner clockwise from the button"
@@ -57,6 +57,6 @@ def build_pots(live: Sequence[int], dead: int, eligible: Sequence[bool]) -> list
 
 
 def split(amount: int, ways: int) -> tuple[int, ...]:
-    """Equal shares of a pot; the odd chips go to the first winner clockwise from the button (RULES.md, 'Play')."""
+    """Equal shares of a pot; the odd chips go to the first winner clockwise from the button (docs/rules.md, 'Play')."""
     share, odd = divmod(amount, ways)
     return (share + odd,) + (share,) * (ways - 1)

@@ -568,7 +568,7 @@ class Hand:
         return True
 
     def bet_or_raise_to(self, seat: int, amount: int, *, seq: int | None = None) -> Bet | Raised:
-        """Make the seat's whole bet in this round ``amount`` (CONTRACT.md: bet, raise)."""
+        """Make the seat's whole bet in this round ``amount`` (docs/interfaces.md: bet, raise)."""
         self.verify_bet_or_raise_to(seat, amount, seq=seq)
         return self._raise_to(self._actors[0], amount)
 
@@ -646,7 +646,7 @@ class Hand:
         return self._fold(seat, timed_out=True)
 
     def act(self, kind: ActionKind, seat: int, amount: int | None = None, *, seq: int | None = None) -> Decision:
-        """One decision by its public name (CONTRACT.md: fold, check, call, bet, raise with ``amount``)."""
+        """One decision by its public name (docs/interfaces.md: fold, check, call, bet, raise with ``amount``)."""
         if kind is ActionKind.FOLD:
             return self.fold(seat, seq=seq)
         if kind is ActionKind.CHECK:

@@ -8,7 +8,7 @@ acts from the player order alone):
   first after the flop, and the showdown's odd chip goes to the lowest ``pN``.
 * ``blinds_or_straddles`` puts the small blind and the big blind at their
   players' places. Players who sat down between the button and the blinds
-  (RULES.md, rule 8) post 0 and come before them; with no small blind
+  (docs/rules.md, rule 8) post 0 and come before them; with no small blind
   (rule 7) only the big blind posts. Pokerkit opens the betting after the
   largest blind, as we do; when the blinds posted nothing (all their chips
   went to the antes) both open after the button, so every hand we write
@@ -24,7 +24,7 @@ acts from the player order alone):
   cards when asked), ``d db`` for each board card or flop, ``pN f``, ``pN cc``
   (check or call), ``pN cbr X`` (bet or raise to X), ``pN sm CARDS`` (shows)
   and ``pN sm`` (mucks). Burnt cards are not written. A decision made by a
-  time-out (RULES.md, rule 16) carries the comment ``# timeout``.
+  time-out (docs/rules.md, rule 16) carries the comment ``# timeout``.
 
 ``dumps`` writes one hand; ``dumps_all`` joins several, one ``[k]`` table each
 (pokerkit's ``HandHistory.loads_all`` reads it back).
@@ -67,7 +67,7 @@ _BARE_KEY: Final = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
 def positions(hand: Hand) -> dict[str, FieldValue]:
-    """The fields that place each ``pN`` at the table (CONTRACT.md, ``tourney simulate --phh``).
+    """The fields that place each ``pN`` at the table (docs/interfaces.md, 'The PHH export').
 
     ``seats[i]`` is the seat of ``p(i+1)``; ``_small_blind`` is 0 when there was no small blind.
     """
@@ -159,7 +159,7 @@ def dumps(hand: Hand, fields: Mapping[str, FieldValue] | None = None, *, hole_ca
 
 
 def deck_fields(hand: Hand) -> dict[str, FieldValue]:
-    """The operator's export of the whole deck (CONTRACT.md, 'Provably fair deals'); none without a commitment.
+    """The operator's export of the whole deck (docs/interfaces.md, 'Provably fair deals'); none without a commitment.
 
     ``_commitment``; ``_deck``, the 52 codes in dealing order concatenated; ``_salts``, comma-separated.
     """

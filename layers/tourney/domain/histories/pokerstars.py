@@ -35,7 +35,7 @@ Readings fixed here:
   what it adds over the largest bet before it (the posted big blind counts
   before the flop). ``calls X`` is the chips the call adds. A post, call, bet
   or raise that leaves no chips behind ends with ``and is all-in``.
-* A decision made by the clock (RULES.md, rule 16) is preceded by
+* A decision made by the clock (docs/rules.md, rule 16) is preceded by
   ``<name> has timed out``, as PokerStars writes it.
 * Shown hands are written once, in ``*** SHOW DOWN ***`` with their
   description (``tourney.domain.evaluator.describe``), also when they were

@@ -1,4 +1,4 @@
-"""Stored shapes of the table chat (docs/data-model.md, "chat"; RULES.md, rule 18).
+"""Stored shapes of the table chat (docs/data-model.md, "chat"; docs/rules.md, rule 18).
 
 =====================  ==============================  ===================  ===========
 item                   pk                              sk                   TTL
