@@ -1,8 +1,8 @@
 # One command each: `make test` and `make demo` set themselves up from the lock.
 # The interpreter of .venv: Debian's python3.11 when the machine has it (with its venv module), else python3.
 # Debian builds it with profile-guided and link-time optimization and links libpython into the binary;
-# pyenv's default build does neither, and plays the simulator a tenth to a fifth slower (docs/performance.md,
-# session 7). Any CPython 3.11+ works: `make clean setup PY=python3`.
+# pyenv's default build does neither, and plays the simulator a tenth to a fifth slower (docs/performance.md).
+# Any CPython 3.11+ works: `make clean setup PY=python3`.
 SYSTEM_PY := /usr/bin/python3.11
 PY ?= $(shell $(SYSTEM_PY) -c 'import ensurepip, venv' >/dev/null 2>&1 && echo $(SYSTEM_PY) || echo python3)
 VENV := .venv

@@ -1,4 +1,4 @@
-"""Cold start of each Lambda handler on the bundle as it ships (issue 9): read-only code, its own bytecode only.
+"""Cold start of each Lambda handler on the bundle as it ships: read-only code, its own bytecode only.
 
     python -m bench.bundle_cold_start [--cdk-out DIR] [--runs 5]
 

@@ -1,4 +1,4 @@
-"""Cold start of each Lambda handler: ``python -X importtime`` of its module (issue 4; target < 300 ms each).
+"""Cold start of each Lambda handler: ``python -X importtime`` of its module (target < 300 ms each).
 
     python -m bench.cold_start [--runs 7]
 

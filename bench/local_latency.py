@@ -1,4 +1,4 @@
-"""Round trip of a player action on the local stack (issue 5): p50 / p99, and the whole run's wall time.
+"""Round trip of a player action on the local stack: p50 / p99, and the whole run's wall time.
 
     python -m bench.local_latency [--players 9] [--seats 9] [--time-factor 30] [--seed 3] [--profile FILE]
 

@@ -1,4 +1,4 @@
-"""Scale of the in-memory simulator: one whole freezeout to its winner (issue 3, 'Scale').
+"""Scale of the in-memory simulator: one whole freezeout to its winner (docs/architecture.md, 'Scale to design for').
 
 Run in a fresh process so the peak resident memory is the simulation's own:
 

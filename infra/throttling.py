@@ -1,4 +1,4 @@
-"""Throttling and reserved concurrency (issue 9, 'Hardening'): a flood of API calls cannot starve the rest.
+"""Throttling and reserved concurrency (docs/architecture.md, 'Hardening'): a flood of API calls cannot starve the rest.
 
 Both API stages throttle every route (``HTTP_THROTTLE``, ``WEBSOCKET_THROTTLE``:
 a steady rate per second and a burst); over them API Gateway answers 429

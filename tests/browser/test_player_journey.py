@@ -1,4 +1,4 @@
-"""A player's evening in the browser (issue 10, 'Must show'): sign in, register (the balance falls by buy-in +
+"""A player's evening in the browser: sign in, register (the balance falls by buy-in +
 fee), unregister, register again, the tournament starts on its schedule, play at the table by clicking (fold,
 check, call, bet or raise with an amount), only one's own hole cards, an observer who sees none before the
 showdown, and the winner and the prize at the end. The other seat is a bot playing over HTTP: it checks or

@@ -1,5 +1,5 @@
 """Who may do what: every HTTP route and WebSocket message, as an anonymous caller, another player and an
-operator, against the local stack (issue 9, 'Must show').
+operator, against the local stack.
 
 The table ``MATRIX`` has one row per route of ``infra.wiring.HTTP_ROUTES``
 and per WebSocket route of ``infra.wiring.WEBSOCKET_ROUTES``, with the status

@@ -1,4 +1,4 @@
-"""The demo's Sit&Go for a person (``tourney demo --join``, issue 10 item 4), on the local stack (the real template
+"""The demo's Sit&Go for a person (``tourney demo --join``), on the local stack (the real template
 and handlers): the bots take the other seats only once a person has registered, and the Sit&Go is played with
 that person to its end. The person here is a client like the web client: a token, a registration over HTTP, the
 table over WebSocket, actions over HTTP."""

@@ -1,5 +1,5 @@
 """The local WebSocket gateway survives any message, and its ``@connections`` API answers only this run's
-signers (issue 9, 'Hardening'), on the small fixture template of ``test_local_runtime.py``.
+signers (docs/architecture.md, 'Hardening'), on the small fixture template of ``test_local_runtime.py``.
 
 A message without ``action`` used to drop the connection (the route selection
 raised ``KeyError``); now every malformed message is answered (by the

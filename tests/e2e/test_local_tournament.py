@@ -1,4 +1,4 @@
-"""Issue 5's end-to-end test: bots as real clients of the local stack (the real template and handlers),
+"""The local stack end to end: bots as real clients of the local stack (the real template and handlers),
 over HTTP and WebSocket, from registration through the start (by its schedule) to the winner and payouts.
 
 Every message every bot receives is checked for another player's hole cards while a hand is in play.

@@ -1,4 +1,4 @@
-"""Schemathesis against the local stack, from the OpenAPI document it serves (issue 9, 'Must show').
+"""Schemathesis against the local stack, from the OpenAPI document it serves.
 
 The stack is seeded first, so that the operations reach real state instead
 of answering 404 to everything: two funded players, a tournament open for

@@ -1,4 +1,4 @@
-"""Bytecode in the bundle (issue 9, cold start): compiled for the runtime's Python when the build runs it.
+"""Bytecode in the bundle (for the cold start): compiled for the runtime's Python when the build runs it.
 
 Lambda's code is read-only, so a module without a ``.pyc`` of the runtime's
 version is compiled from source at every cold start

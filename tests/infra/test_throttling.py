@@ -1,4 +1,4 @@
-"""Throttling on both API stages and reserved concurrency for every function (issue 9, 'Hardening').
+"""Throttling on both API stages and reserved concurrency for every function (docs/architecture.md, 'Hardening').
 
 A flood of API calls is throttled at the stages (429 before any function
 runs), and behind them the API functions are capped by their reserved

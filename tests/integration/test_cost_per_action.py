@@ -1,5 +1,6 @@
-"""Cost per action on DynamoDB (issue 4): a player's action is one strongly consistent read and one
-conditional write of its table, nothing else of DynamoDB (the pushes, time-outs and hand ends go elsewhere)."""
+"""Cost per action on DynamoDB (docs/architecture.md, 'Scale to design for'): a player's action is one strongly
+consistent read and one conditional write of its table, nothing else of DynamoDB (the pushes, time-outs and hand
+ends go elsewhere)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The OpenAPI document describes every error as it reaches the client (issue 9, 'Hardening').
+"""The OpenAPI document describes every error as it reaches the client (docs/architecture.md, 'Hardening').
 
 Behind the JWT authorizer a request without a valid token never reaches a
 function: API Gateway answers 401 ``{"message": "Unauthorized"}`` itself (the

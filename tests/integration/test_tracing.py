@@ -1,4 +1,4 @@
-"""Tracing never records an answer or a body (issue 9, 'Hardening'): what X-Ray receives, read off the wire.
+"""Tracing never records an answer or a body (docs/architecture.md, 'Hardening'): what X-Ray receives, off the wire.
 
 Handlers decorated with ``observed()`` run in a child process set up as a
 Lambda sandbox with active tracing (``LAMBDA_TASK_ROOT``, a sampled

@@ -1,4 +1,4 @@
-"""docs/rules.md, 'Money' and 'Rebuys and add-ons': scenario tests with exact cents (issues 2 and 3).
+"""docs/rules.md, 'Money' and 'Rebuys and add-ons': scenario tests with exact cents.
 
 Registration money is proven in ``test_registration.py`` and ``test_fees.py``;
 this file adds what goes through the tournament in play (``TournamentState`` in
@@ -186,9 +186,8 @@ def test_rebuys_a_freezeout_has_neither_rebuys_nor_an_add_on() -> None:
 def test_rebuys_the_add_on_is_offered_once_at_the_end_of_the_last_rebuy_period() -> None:
     """``TournamentState``'s reading: the add-on is offered in the level after the last rebuy period, once each.
 
-    The former reading (before issue 8) offered it at any time after the last
-    rebuy period, and a decline was final; now a remaining player may buy it
-    once at any time during the add-on level (level 4 here), and not after.
+    A remaining player may buy it once at any time during the add-on level (level 4 here), and not
+    after; declining once is not final within the level.
     """
     # Given a rebuy tournament whose last rebuy level is 3 (minutes 20-30), the add-on level 4 (minutes 30-40)
     tournament, ledger = started(rebuy_config(buy_in=1_000, entry_fee=100), ["ann", "bob", "cy"], 5_000)

@@ -166,8 +166,7 @@ def test_reading_rebuy_prizes_are_fixed_once_the_add_on_was_offered_to_every_rem
     """``TournamentState``'s reading: the add-on is offered to every remaining player during the add-on level.
 
     So the prizes are fixed at the first hand end after that level (level 4,
-    minutes 30-40). The former reading (before issue 8) fixed them as soon as
-    each remaining player had bought or declined it; now a player who has not
+    minutes 30-40), not once each remaining player has bought or declined it: a player who has not
     bought it may still do so until the level ends, so the pool may grow.
     """
     # Given 5 players at 10.00 with no fee: 9.10 each to the pool; rebuys and add-ons put 9.60 in

@@ -1,4 +1,4 @@
-"""Whole tournaments in memory (issue 3): the report, the money, the places, termination (rule 17).
+"""Whole tournaments in memory: the report, the money, the places, termination (rule 17).
 
 Each simulation checks its own invariants after every hand (chips conserved,
 tables within one, the big blind moving forward, the ledger balanced) and

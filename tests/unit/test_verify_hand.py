@@ -1,4 +1,7 @@
-"""``tourney verify-hand`` and the commitment on every hand of a simulated tournament (issue 9, item 4)."""
+"""``tourney verify-hand`` and the commitment on every hand of a simulated tournament.
+
+See docs/interfaces.md, 'Provably fair deals'.
+"""
 
 from __future__ import annotations
 

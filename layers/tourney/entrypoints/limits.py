@@ -1,4 +1,4 @@
-"""Bounds on what a caller may send (issue 9, 'Hardening'; docs/operations.md, 'Input limits').
+"""Bounds on what a caller may send (docs/architecture.md, 'Hardening'; docs/operations.md, 'Input limits').
 
 A request body (HTTP) or a client message (WebSocket) is at most
 ``MAX_BODY_BYTES``; its JSON nests at most ``MAX_JSON_DEPTH`` deep, has no

@@ -1,4 +1,7 @@
-"""A player's hand history reveals what they saw of the committed deck, and verifies (issue 9, item 4)."""
+"""A player's hand history reveals what they saw of the committed deck, and verifies.
+
+See docs/interfaces.md, 'Provably fair deals'.
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Rule 17.3: compensation of a terminated tournament pays exactly once, whatever fails and whoever retries.
 
-Regression tests for issue 8, defects 3 and 4:
+Two regression tests:
 
 * a rebuy tournament with the default ``max_players`` (house revenue sharded)
   credits rebuy and add-on fees to the shard compensation takes them back from;
@@ -143,7 +143,7 @@ def buy_rebuys_and_add_ons(services: Services, clock: FrozenClock, names: list[s
         services.play.add_on(TID, name)
 
 
-# -- defect 3: fees of rebuys and add-ons in the shard compensation refunds them from ------------------------------
+# -- fees of rebuys and add-ons in the shard compensation refunds them from ------------------------------
 
 
 def test_rule_17_rollback_of_a_rebuy_tournament_with_sharded_house_revenue_gives_back_every_fee() -> None:
@@ -227,7 +227,7 @@ def test_rule_17_payout_after_the_rebuy_periods_pays_the_guarantee_exactly_once(
     assert services.adapters.store.ledger.balance(overlay_account(TID)) == -(guarantee - collected(services))
 
 
-# -- defect 4: a plan posted in idempotent chunks ------------------------------------------------------------------
+# -- a plan posted in idempotent chunks ------------------------------------------------------------------
 
 SCENARIOS: dict[str, Callable[[], tuple[Services, FrozenClock, list[str]]]] = {}
 

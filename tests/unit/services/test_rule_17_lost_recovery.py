@@ -1,4 +1,4 @@
-"""Rule 17: a recovery workflow that failed to start is requested again (issue 8, defect 7).
+"""Rule 17: a recovery workflow that failed to start is requested again.
 
 A second terminate of a terminated tournament, and the watchdog finding a
 terminated tournament whose recovery has shown no sign of life for

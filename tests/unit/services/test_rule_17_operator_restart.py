@@ -1,4 +1,4 @@
-"""Rule 17: an operator may restart any terminated tournament inside its 20 minutes (issue 8, defect 10).
+"""Rule 17: an operator may restart any terminated tournament inside its 20 minutes.
 
 The restart resumes the same blind level with the time that was left and deals
 every table; the recovery workflow then finds it restarted. Outside the window,

@@ -1,4 +1,4 @@
-"""Rule 17: the 20-minute window is exact to the millisecond (issue 8, defect 8).
+"""Rule 17: the 20-minute window is exact to the millisecond.
 
 Compensation never starts before termination + 20:00.000; the seconds left
 that the recovery workflow waits before its next try are rounded up.

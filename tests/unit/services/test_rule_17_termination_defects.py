@@ -3,7 +3,7 @@
 No hand is dealt; no action, rebuy, add-on, away or back is accepted (a 409
 ``Conflict``, nothing changed); hand ends that were pending are settled
 (their places and prizes) without dealing the next hand (docs/rules.md,
-'Termination and recovery'; issue 8, defect 1).
+'Termination and recovery').
 """
 
 from __future__ import annotations

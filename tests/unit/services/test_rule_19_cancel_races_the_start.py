@@ -1,4 +1,4 @@
-"""Rule 19 (and 17.6): an operator's cancel racing the start gives exactly one outcome (issue 8, defect 2).
+"""Rule 19 (and 17.6): an operator's cancel racing the start gives exactly one outcome.
 
 Either the tournament is cancelled, everyone refunded and nothing dealt, or it
 runs and the cancel is refused (409). The cancel (or a terminate before the

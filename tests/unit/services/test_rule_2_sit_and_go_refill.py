@@ -1,4 +1,4 @@
-"""Rule 2: a Sit&Go starts when ``max_players`` have registered, also after an unregistration (issue 8, defect 9).
+"""Rule 2: a Sit&Go starts when ``max_players`` have registered, also after an unregistration.
 
 The registration that fills it closes registration at once (the fill is the
 start), conditional on the counts it read: an unregistration that lands

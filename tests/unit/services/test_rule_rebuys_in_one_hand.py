@@ -1,4 +1,4 @@
-"""Rebuys bought during a hand (issue 8, defect 6): one per hand, and their chips never lost.
+"""Rebuys bought during a hand: one per hand, and their chips never lost.
 
 docs/rules.md, 'Rebuys and add-ons': a player at or below the starting stack may
 buy the starting stack again. Chips bought during a hand the buyer is dealt
