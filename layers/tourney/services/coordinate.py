@@ -29,7 +29,7 @@ import math
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from tourney.domain.balancing import seat_moves
+from tourney.domain.balancing import SeatChange, seat_moves
 from tourney.domain.errors import NotFound
 from tourney.domain.ledger import pool_account
 from tourney.domain.prizes import BustOut
@@ -46,6 +46,19 @@ from tourney.services.views import Coordinated, PlaceView, shown_draw
 
 IN_PLAY = (TournamentStatus.RUNNING, TournamentStatus.TERMINATED)
 """A terminated tournament's hand ends are still settled (places and prizes), without dealing (rule 17)."""
+
+
+def _moved(tid: str, change: SeatChange, seat: int) -> dict[str, object]:
+    """The ``moved`` push to a player moved to another table (docs/rules.md, rule 13): where they now sit, and why."""
+    return {
+        "event": "moved",
+        "tournament_id": tid,
+        "player_id": change.player,
+        "table": change.to_table,
+        "seat": seat,
+        "from_table": change.from_table,
+        "reason": str(change.reason),
+    }
 
 
 def _duplicate(m: HandEnded | RebuyClosed) -> Coordinated:
@@ -185,7 +198,8 @@ class CoordinatorService:
                 tables[source] = self._add_pending_chips(current)
         involved = {mv.from_table for mv in moves} | {mv.to_table for mv in moves}
         views = {t: table_of(t).table.table_seats() for t in involved}
-        for change in seat_moves(moves, views, state.config.seats_per_table) if moves else ():  # most hands: none
+        changes = seat_moves(moves, views, state.config.seats_per_table) if moves else ()  # most hands: none
+        for change in changes:
             seated = table_of(change.from_table).table.remove_player(change.player)
             table_of(change.to_table).table.seat_player(
                 change.player, change.to_seat, seated.stack, away=seated.away, bank=seated.bank
@@ -233,6 +247,9 @@ class CoordinatorService:
                 after_write(d, stored, "hand_dealt")
             else:
                 push_table(d, stored, "table_changed")
+        for change in changes:  # each moved player is told where they now sit: a client opens that table
+            now_at = {p: seat for seat, p in tables[change.to_table].table.players.items()}  # after a final redraw
+            d.pushes.to_player(change.player, _moved(tid, change, now_at.get(change.player, change.to_seat)))
         places = tuple(PlaceView(p.player_id, p.place, p.prize) for p in result.placings)
         for p in result.placings:
             d.pushes.to_player(p.player_id, {"event": "placed", "tournament_id": tid, **p.__dict__})
