@@ -26,14 +26,15 @@ export function renderHand(main, ctx, tid, tableId, hand) {
       }
       const reveal = history.fairness;
       const problems = await verifyReveal(reveal);
-      fairness.append(
+      // through h(): a missing part (no problem to list) adds nothing, where Element.append would write "null"
+      fairness.append(...h("div", {},
         h("p", { class: problems.length ? "verdict bad" : "verdict good", role: "status" },
           problems.length ? "The reveal does not match the commitment." : "Verified: the cards revealed and the hidden leaves hash to the commitment published at the deal."),
         problems.length ? h("ul", {}, problems.map((p) => h("li", {}, p))) : null,
         h("p", { class: "small" }, "Commitment ", h("code", { class: "hash" }, reveal.commitment)),
         h("p", { class: "small muted" }, `${reveal.cards.length} cards revealed with their salts, ${reveal.leaves.length} positions as leaves only.`),
         h("details", {}, h("summary", {}, "Revealed positions"),
-          h("ul", { class: "reveal" }, reveal.cards.map((c) => h("li", {}, h("code", {}, `${c.i}: ${c.card}`), " ", h("code", { class: "hash" }, c.salt))))));
+          h("ul", { class: "reveal" }, reveal.cards.map((c) => h("li", {}, h("code", {}, `${c.i}: ${c.card}`), " ", h("code", { class: "hash" }, c.salt)))))).childNodes);
     } catch (error) {
       fill(body, h("p", { class: "error" }, problem(error)));
     }

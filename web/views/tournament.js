@@ -83,11 +83,11 @@ export function renderTournament(main, ctx, tid) {
         fact("Players left", String(s.players_left)),
         fact("Average stack", chips(s.average_stack)),
         fact("Level", `${s.level}: ${chips(s.small_blind)}/${chips(s.big_blind)}${s.ante ? ` ante ${chips(s.ante)}` : ""}`),
-        s.seconds_to_next_level != null ? fact("Next level", duration(s.seconds_to_next_level * 1000)) : null),
+        s.status === "running" && s.seconds_to_next_level != null ? fact("Next level", duration(s.seconds_to_next_level * 1000)) : null),
       s.places.length
         ? h("div", {}, h("h3", {}, "Places"), h("ol", { class: "places" }, [...s.places].sort((a, b) => a.place - b.place).map((p) =>
             h("li", { value: p.place, class: p.place === 1 ? "winner" : "" },
-              h("span", {}, p.player), h("span", { class: "num" }, p.prize ? money(p.prize) : "")))))
+              h("span", {}, h("span", { class: "place-no" }, `${ordinal(p.place)} `), p.name || p.player), h("span", { class: "num" }, p.prize ? money(p.prize) : "")))))
         : null,
       s.players.length
         ? h("div", { class: "scroll" }, h("table", { class: "grid" },
