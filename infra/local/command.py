@@ -29,6 +29,7 @@ from pathlib import Path
 import infra
 from infra.local.clock import VirtualClock
 from infra.local.jwt_keys import SigningKeys, auth_config
+from infra.local.lambdas import FAILURES_LOGGER
 from infra.local.synth import needs_synth, synthesize
 from infra.local.template import LocalEndpoints, Resolver, TemplateError, load_stack
 
@@ -105,6 +106,12 @@ def _configure_logging() -> None:
     local.addHandler(handler)
     local.setLevel(logging.INFO)
     local.propagate = False
+    # A failed invocation's error record is a JSON line of its own (infra.local.lambdas.log_failure)
+    records = logging.StreamHandler(sys.stderr)
+    records.setFormatter(logging.Formatter("%(message)s"))
+    failures = logging.getLogger(FAILURES_LOGGER)
+    failures.addHandler(records)
+    failures.propagate = False
     for noisy in ("botocore", "boto3", "urllib3", "werkzeug", "aiohttp.access"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
 

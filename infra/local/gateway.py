@@ -255,7 +255,7 @@ class Gateway:
         try:
             result = await self._invoke(route.function, event)
         except Exception:
-            log.exception("%s failed on %s", route.function.name, route.route_key)
+            log.error("%s failed on %s (its error record: infra.local.failures)", route.function.name, route.route_key)
             return gateway_error(500, "Internal Server Error"), target
         try:
             return http_answer(result), target
@@ -284,7 +284,7 @@ class Gateway:
             try:
                 result = await self._invoke(connect.function, connect_event(api, info, headers, query, host))
             except Exception:
-                log.exception("%s failed on $connect", connect.function.name)
+                log.error("%s failed on $connect (its error record: infra.local.failures)", connect.function.name)
                 _log_request("WS", "$connect", 500, started, connect.function.name)
                 return web.json_response({"message": "Internal server error"}, status=500)
             status = int(result.get("statusCode", 200)) if isinstance(result, dict) else 200
@@ -328,7 +328,9 @@ class Gateway:
                     await self._invoke(disconnect.function, event)
                     _log_request("WS", f"$disconnect {info.connection_id}", 200, begun, disconnect.function.name)
                 except Exception:
-                    log.exception("%s failed on $disconnect", disconnect.function.name)
+                    log.error(
+                        "%s failed on $disconnect (its error record: infra.local.failures)", disconnect.function.name
+                    )
         return ws
 
     async def _message(
@@ -349,7 +351,7 @@ class Gateway:
         try:
             result = await self._invoke(route.function, event)
         except Exception:
-            log.exception("%s failed on %s", route.function.name, route.route_key)
+            log.error("%s failed on %s (its error record: infra.local.failures)", route.function.name, route.route_key)
             if not ws.closed:
                 await ws.send_str(json.dumps(_ws_error("Internal server error", info)))
             _log_request("WS", f"{route.route_key} {info.connection_id}", 500, started, route.function.name)

@@ -15,6 +15,10 @@ import of the handler module, so module globals (a resolver's
 ``current_event``) are never shared by two concurrent calls. Code in
 ``layers/`` is imported once per process and shared by the instances (as it
 is shared by the functions).
+
+A failed invocation is logged as one JSON error record (``FAILURES_LOGGER``): the function, the request id,
+the tournament and table of that request (the ids its handler correlated in its own thread, else those its
+event names), the error and its stack, as Lambda writes an uncaught error to the function's log stream.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import importlib.util
+import json
 import logging
 import os
 import re
@@ -39,6 +44,10 @@ from typing import Any
 from infra.local.template import ACCOUNT_ID, REGION, Resolver, Template, lambda_arn
 
 log = logging.getLogger("infra.local")
+
+FAILURES_LOGGER = "infra.local.failures"
+"""The logger of the failed invocations' JSON error records (one line each, the record alone)."""
+failures = logging.getLogger(FAILURES_LOGGER)
 
 # ---------------------------------------------------------------------- the layered environment
 
@@ -81,9 +90,10 @@ def install_layered_environ() -> None:
     """Make ``os.environ`` layered (idempotent; harmless outside invocations)."""
     if not isinstance(os.environ, _LayeredEnviron):
         os.environ.__class__ = _LayeredEnviron
-    from infra.local.isolation import isolate_powertools_routers
+    from infra.local.isolation import isolate_powertools_logger, isolate_powertools_routers
 
     isolate_powertools_routers()  # concurrent invocations in one process must not share a resolver's event
+    isolate_powertools_logger()  # nor the keys of their log lines (function, tournament, table)
 
 
 @contextlib.contextmanager
@@ -125,6 +135,59 @@ class LocalContext:
 
 class FunctionUnavailable(Exception):
     """The function cannot run locally (not Python, inline code, code not found)."""
+
+
+def _parsed(body: Any) -> Any:
+    if isinstance(body, str):
+        try:
+            return json.loads(body)
+        except ValueError:
+            return None
+    return body
+
+
+def _event_ids(event: Any) -> dict[str, str]:
+    """The tournament and table an event names: a route's path, a message's body, a task's or schedule's input."""
+    if not isinstance(event, Mapping):
+        return {}
+    records = event.get("Records")
+    first = records[0] if isinstance(records, list) and records and isinstance(records[0], Mapping) else {}
+    parameters = event.get("pathParameters")
+    path: Mapping[str, Any] = parameters if isinstance(parameters, Mapping) else {}
+    candidates = [
+        {"tournament_id": path.get("id"), "table_id": path.get("table")},
+        *(_parsed(body) for body in (event.get("body"), first.get("body"))),
+        event,
+    ]
+    found: dict[str, str] = {}
+    for candidate in candidates:
+        if not isinstance(candidate, Mapping):
+            continue
+        for key, names in (("tournament_id", ("tournament_id",)), ("table_id", ("table_id", "table"))):
+            value = next((candidate[n] for n in names if candidate.get(n) is not None), None)
+            if key not in found and isinstance(value, str | int) and not isinstance(value, bool):
+                found[key] = str(value)
+    return found
+
+
+def log_failure(function: str, context: LocalContext, event: Any, error: BaseException) -> None:
+    """One JSON error record for a failed invocation: its function, request, tournament, table and error."""
+    from infra.local.isolation import correlated_ids
+
+    ids = {**_event_ids(event), **correlated_ids()}
+    record = {
+        "level": "ERROR",
+        "message": "invocation failed",
+        "timestamp": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "function": function,
+        "request_id": context.aws_request_id,
+        "tournament_id": ids.get("tournament_id"),
+        "table_id": ids.get("table_id"),
+        "error_type": type(error).__name__,
+        "error_message": str(error),
+        "stack_trace": traceback.format_exception(error),
+    }
+    failures.error(json.dumps(record, default=str))
 
 
 def error_payload(error: BaseException) -> dict[str, Any]:
@@ -186,6 +249,9 @@ class LocalFunction:
                 started = time.monotonic()
                 try:
                     return entry(event, context)
+                except BaseException as error:
+                    log_failure(self.name, context, event, error)
+                    raise
                 finally:
                     elapsed = time.monotonic() - started
                     if elapsed > self.timeout_seconds:
