@@ -34,7 +34,7 @@ def _positive(text: str) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    benchmarks = parser.add_subparsers(dest="benchmark", required=True)
+    benchmarks = parser.add_subparsers(dest="benchmark", required=True, help="the benchmark to run")
     engine = benchmarks.add_parser(
         "engine",
         help="hands/s against pokerkit and evaluations/s against treys",

@@ -39,7 +39,7 @@ DEFAULT_PORT = 8000
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    commands = parser.add_subparsers(dest="local_command", required=True)
+    commands = parser.add_subparsers(dest="local_command", required=True, help="what to do with the local stack")
 
     up = commands.add_parser("up", help="start the local stack on 127.0.0.1 until SIGINT/SIGTERM")
     up.add_argument(

@@ -17,6 +17,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from importlib.metadata import PackageNotFoundError, version
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "hands": ("tourney.simulation.random_hands", "play independent random-action hands and write PHH"),
@@ -33,9 +34,24 @@ def _load(module_name: str):  # type: ignore[no-untyped-def]
     return importlib.import_module(module_name)
 
 
+def package_version() -> str:
+    """The installed package's version (``pyproject.toml``)."""
+    try:
+        return version("tourney")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown"
+
+
 def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="tourney", description=__doc__.splitlines()[0])
-    subparsers = parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(
+        prog="tourney",
+        description="The serverless backend of an online poker room's tournaments: simulate, check and run it.",
+        epilog="`tourney COMMAND --help` explains each command's options.",
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"tourney {package_version()}", help="print the version and exit"
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", help="one of:")
     wanted = argv[0] if argv else None
     for name, (module_name, help_text) in SUBCOMMANDS.items():
         sub = subparsers.add_parser(name, help=help_text)

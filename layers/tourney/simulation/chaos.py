@@ -1125,12 +1125,17 @@ def _counts_of(detail: dict[str, Any]) -> FaultCounts:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--runs", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--players-max", type=int, default=DEFAULT_PLAYERS_MAX)
-    parser.add_argument("--report", type=Path, default=None)
+    parser.add_argument("--runs", type=int, default=100, help="tournaments to play under faults (default 100)")
+    parser.add_argument("--seed", type=int, default=1, help="the seed the runs' own seeds are drawn from (default 1)")
+    parser.add_argument(
+        "--players-max",
+        type=int,
+        default=DEFAULT_PLAYERS_MAX,
+        help=f"each run's field is 2 to this many players (default {DEFAULT_PLAYERS_MAX})",
+    )
+    parser.add_argument("--report", type=Path, default=None, help="write the JSON report here")
     parser.add_argument("--replay", type=int, default=None, help="play one run again, by its run seed")
-    parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--no-progress", action="store_true", help="no progress line on the terminal")
 
 
 def run(args: argparse.Namespace) -> int:

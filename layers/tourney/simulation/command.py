@@ -16,23 +16,40 @@ if TYPE_CHECKING:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, required=True)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--format", choices=[f.value for f in TournamentFormat], default="freezeout")
-    parser.add_argument("--buy-in", type=int, default=1_000, help="cents")
+    parser.add_argument("--players", type=int, required=True, help="bot players who register")
+    parser.add_argument("--seed", type=int, default=1, help="the seed of the deals and the bots (default 1)")
+    parser.add_argument(
+        "--format",
+        choices=[f.value for f in TournamentFormat],
+        default="freezeout",
+        help="the tournament's format (default freezeout)",
+    )
+    parser.add_argument("--buy-in", type=int, default=1_000, help="the buy-in, cents (default 1000)")
     parser.add_argument("--fee", type=int, default=100, help="entry fee, cents (0: 9 %% commission)")
     parser.add_argument("--guarantee", type=int, default=0, help="guaranteed prize pool, cents")
     parser.add_argument("--seats", type=int, default=9, help="seats per table, 2 to 10")
-    parser.add_argument("--via", choices=["memory", "local"], default="memory")
-    parser.add_argument("--level-minutes", type=int, default=None)
-    parser.add_argument("--rebuy-minutes", type=int, default=None)
+    parser.add_argument(
+        "--via",
+        choices=["memory", "local"],
+        default="memory",
+        help="memory: the services in this process (default); local: bots over HTTP and WebSocket to the local stack",
+    )
+    parser.add_argument("--level-minutes", type=int, default=None, help="minutes a blind level lasts (default 10)")
+    parser.add_argument("--rebuy-minutes", type=int, default=None, help="rebuy format: minutes the rebuy period lasts")
     parser.add_argument("--report", type=Path, default=None, help="write the JSON report here")
     parser.add_argument("--phh", type=Path, default=None, help="write every hand as PHH, one file per table")
     parser.add_argument("--max-players", type=int, default=None, help="the field's cap (default: the field)")
     parser.add_argument("--add-on", type=int, default=None, help="rebuy format: chips of the add-on, if offered")
-    parser.add_argument("--terminate-at", type=float, default=None, help="minutes after started_at")
-    parser.add_argument("--restart", choices=["ok", "never"], default="ok")
-    parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument(
+        "--terminate-at", type=float, default=None, help="terminate the tournament this many minutes after its start"
+    )
+    parser.add_argument(
+        "--restart",
+        choices=["ok", "never"],
+        default="ok",
+        help="with --terminate-at: ok, the restart succeeds (default); never, it fails and players are compensated",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on the terminal")
     parser.add_argument(
         "--stack-file",
         type=Path,

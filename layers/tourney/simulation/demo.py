@@ -56,9 +56,11 @@ PERSON_TIME_FACTOR = 1.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", type=int, default=60)
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--out", type=Path, default=Path("out/demo"))
+    parser.add_argument("--players", type=int, default=60, help="bots in the freezeout (default 60)")
+    parser.add_argument("--seed", type=int, default=2026, help="the seed of the deals and the bots (default 2026)")
+    parser.add_argument(
+        "--out", type=Path, default=Path("out/demo"), help="where report.json and the stack's log go (default out/demo)"
+    )
     parser.add_argument(
         "--via",
         choices=["local", "memory"],
