@@ -11,7 +11,9 @@
   leaves of the others must hash to the commitment, and the board and the
   hands shown must be the revealed cards at their positions.
 
-Exit 0 when every hand holds, else 1 with the reasons (docs/interfaces.md, 'Provably fair deals').
+Exit 0 when every hand holds, else 1 with the reasons (docs/interfaces.md, 'Provably fair deals'). A file that
+carries no commitment (a PHH file of ``tourney hands``, a history without its ``fairness``) is said so plainly:
+there is nothing to verify its deals against.
 """
 
 from __future__ import annotations
@@ -26,6 +28,11 @@ from typing import Any
 
 from tourney.domain import fairness
 from tourney.domain.histories.phh import dealt_cards
+
+NO_COMMITMENT = (
+    "carries no commitment: nothing to check its deal against (the operator's PHH export and a player's "
+    "history from the API carry one; `tourney hands` files do not)"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,6 +49,9 @@ def run(args: argparse.Namespace) -> int:
     for label, problems in failed.items():
         for problem in problems:
             print(f"{label}: {problem}")
+    if results and all(problems == [NO_COMMITMENT] for problems in results.values()):
+        print(f"NOT VERIFIED: {args.file} {NO_COMMITMENT}")
+        return 1
     if failed or not results:
         print(f"NOT VERIFIED: {len(failed)} of {len(results)} hands fail" if results else "no hand found")
         return 1
@@ -68,6 +78,8 @@ def verify_file(text: str) -> dict[str, list[str]]:
 
 def verify_export(document: Mapping[str, Any]) -> list[str]:
     """Why one PHH hand of the operator's export is not dealt from its committed deck (empty: it is)."""
+    if "_commitment" not in document:
+        return [NO_COMMITMENT]
     try:
         committed = str(document["_commitment"])
         deck = str(document["_deck"])
@@ -84,6 +96,8 @@ def verify_export(document: Mapping[str, Any]) -> list[str]:
 
 def verify_player_history(answer: Mapping[str, Any]) -> list[str]:
     """Why a player's history does not prove what it shows came from the committed deck (empty: it does)."""
+    if not answer.get("fairness"):
+        return [NO_COMMITMENT]
     try:
         revealed = fairness.Reveal.from_dict(answer["fairness"])
         document = tomllib.loads(str(answer["phh"]))

@@ -80,3 +80,25 @@ def test_a_file_that_is_not_a_history_fails(tmp_path: Path) -> None:
     path = tmp_path / "x.phh"
     path.write_text("not = [toml")
     assert main(["verify-hand", str(path)]) == 1
+
+
+def test_a_history_without_a_commitment_is_said_plainly_to_carry_none(
+    simulated: tuple[Simulation, SimulationResult], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Given a PHH hand without the commitment, the deck and the salts (as `tourney hands` writes them)
+    _, result = simulated
+    content = next(iter(result.phh_files.values())).split("\n[2]\n")[0]
+    bare = "\n".join(line for line in content.splitlines() if not line.startswith(("_commitment", "_deck", "_salts")))
+    plain = tmp_path / "plain.phh"
+    plain.write_text(bare)
+    # And a player's JSON history without its fairness reveal
+    answer = tmp_path / "answer.json"
+    answer.write_text('{"tournament_id": "t1", "table": "2", "hand": 3, "phh": "variant = \\"NT\\""}')
+    for path in (plain, answer):
+        # When it is verified
+        code = main(["verify-hand", str(path)])
+        # Then it fails, saying plainly that the file carries no commitment, not quoting a missing key
+        out = capsys.readouterr().out
+        assert code == 1
+        assert "carries no commitment" in out, out
+        assert "KeyError" not in out and "'_commitment'" not in out and "'fairness'" not in out, out
