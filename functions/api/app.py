@@ -20,6 +20,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Header
 from aws_lambda_powertools.event_handler.openapi.params import Path as PathParam
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
+from tourney.entrypoints.apidocs import describe
 from tourney.entrypoints.dependencies import Accounts, CurrentCaller, Lobby, Play, Registration
 from tourney.entrypoints.models import MAX_HAND, ActionRequest
 from tourney.entrypoints.observability import MetricUnit, correlate, metrics, observed
@@ -199,7 +200,7 @@ def openapi_document() -> dict[str, Any]:
     if _ADMIN_APP.exists():
         merge.add_file(_ADMIN_APP, resolver_name="app")
     document: dict[str, Any] = json.loads(merge.get_openapi_json_schema())
-    return document
+    return describe(document)
 
 
 @app.get("/openapi.json", include_in_schema=False)
