@@ -6,7 +6,7 @@
     tourney bench cold-start [--runs R]
     tourney bench capacity --players N [--minutes M] [--seed S] [--json]
 
-``engine`` (CONTRACT.md, ``tourney bench``): our hand engine against pokerkit
+``engine`` (``tourney bench``, docs/interfaces.md): our hand engine against pokerkit
 and our evaluator against treys, side by side in one run on the same seeded
 inputs (``bench.engine``, ``bench.evaluator``). ``--json`` prints one JSON
 object; otherwise a table. ``--check`` exits 1 when a ratio is under its

@@ -50,6 +50,7 @@ its idempotency key) and never meets an ``IdempotencyConflict``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
@@ -330,7 +331,7 @@ class CompensationPlan:
     def outcome(self) -> CompensationOutcome:
         return self.compensation.outcome
 
-    @property
+    @functools.cached_property
     def digest(self) -> str:
         """A fingerprint of every amount of the plan: equal digests, equal entries.
 
@@ -348,35 +349,56 @@ class CompensationPlan:
         ]
         return hashlib.sha256(json.dumps(body, separators=(",", ":")).encode()).hexdigest()[:32]
 
-    def entries(self, at: datetime) -> tuple[Entry, ...]:
-        """Every entry, in the order they are posted: the overlay in, each payment, the overlay back."""
+    @functools.cached_property
+    def _movements(self) -> tuple[Payment | str, ...]:
+        """What moves money, in posting order: ``"overlay"``, each payment that is not zero, ``"overlay_return"``."""
+        moves: list[Payment | str] = ["overlay"] if self.overlay_in else []
+        moves.extend(p for p in self.compensation.payments if p.from_house or p.from_pool)
+        if self.overlay_out:
+            moves.append("overlay_return")
+        return tuple(moves)
+
+    def _entry(self, move: Payment | str, at: datetime) -> Entry:
         t = self.tournament_id
         pool, overlay = pool_account(t), overlay_account(t)
-        entries: list[Entry | None] = [
-            transfer(f"compensation:{t}:overlay", EntryKind.OVERLAY, t, overlay, pool, self.overlay_in, at)
-        ]
-        for payment in self.compensation.payments:
+        if move == "overlay":
+            entry = transfer(f"compensation:{t}:overlay", EntryKind.OVERLAY, t, overlay, pool, self.overlay_in, at)
+        elif move == "overlay_return":
+            entry = transfer(f"compensation:{t}:{move}", EntryKind.OVERLAY, t, pool, overlay, self.overlay_out, at)
+        else:
+            assert isinstance(move, Payment)
             legs = (
-                (player_account(payment.player_id), payment.amount),
-                (pool, -payment.from_pool),
-                (house_account_for(t, payment.player_id, self.house_shards), -payment.from_house),
+                (player_account(move.player_id), move.amount),
+                (pool, -move.from_pool),
+                (house_account_for(t, move.player_id, self.house_shards), -move.from_house),
             )
-            entries.append(make_entry(f"compensation:{t}:{payment.player_id}", EntryKind.COMPENSATION, t, legs, at))
-        entries.append(
-            transfer(f"compensation:{t}:overlay_return", EntryKind.OVERLAY, t, pool, overlay, self.overlay_out, at)
-        )
-        return tuple(e for e in entries if e is not None)
+            entry = make_entry(f"compensation:{t}:{move.player_id}", EntryKind.COMPENSATION, t, legs, at)
+        assert entry is not None  # zero movements are left out of ``_movements``
+        return entry
 
-    def units(self, at: datetime, size: int = ENTRIES_PER_UNIT) -> tuple[tuple[Entry, ...], ...]:
-        """The entries in chunks of ``size``, each posted as one unit of work, in order.
+    def entries(self, at: datetime) -> tuple[Entry, ...]:
+        """Every entry, in the order they are posted: the overlay in, each payment, the overlay back."""
+        return tuple(self._entry(move, at) for move in self._movements)
+
+    def unit_count(self, size: int = ENTRIES_PER_UNIT) -> int:
+        """How many units of ``size`` entries the plan is posted in."""
+        if size < 1:
+            raise ValueError("a unit holds at least one entry")
+        return -(-len(self._movements) // size)
+
+    def unit(self, index: int, at: datetime, size: int = ENTRIES_PER_UNIT) -> tuple[Entry, ...]:
+        """The ``index``-th unit of ``size`` entries, built alone (a step posts a few units of a large field's).
 
         In order, the pool never runs short: the overlay comes in first and
         goes back last, and the payments in between take no more than it holds.
         """
-        if size < 1:
-            raise ValueError("a unit holds at least one entry")
-        entries = self.entries(at)
-        return tuple(entries[i : i + size] for i in range(0, len(entries), size))
+        if not 0 <= index < self.unit_count(size):
+            raise IndexError(f"the plan has {self.unit_count(size)} units, not {index + 1}")
+        return tuple(self._entry(move, at) for move in self._movements[index * size : (index + 1) * size])
+
+    def units(self, at: datetime, size: int = ENTRIES_PER_UNIT) -> tuple[tuple[Entry, ...], ...]:
+        """Every unit, in order (``unit`` each)."""
+        return tuple(self.unit(i, at, size) for i in range(self.unit_count(size)))
 
 
 def plan_compensation(

@@ -109,12 +109,12 @@ def pay_step(
             if not frozen.entries_done:
                 raise CompensationChanged(f"{tid}: the facts no longer give the compensation plan frozen")
         else:
-            chunks = plan.units(frozen.at)
-            if len(chunks) != frozen.units:
-                raise CompensationChanged(f"{tid}: the plan has {len(chunks)} chunks, not {frozen.units}")
+            count = plan.unit_count()
+            if count != frozen.units:
+                raise CompensationChanged(f"{tid}: the plan has {count} chunks, not {frozen.units}")
             end = frozen.posted
-            while end < len(chunks) and budget > 0:
-                chunk = chunks[end]
+            while end < count and budget > 0:
+                chunk = plan.unit(end, frozen.at)
                 # A chunk is posted all or nothing: one of its keys found, it was (by a step that died since).
                 if d.store.ledger.entry(chunk[-1].key) is None:
                     uow = d.store.unit_of_work()
@@ -232,7 +232,7 @@ def _freeze(d: Deps, t: TournamentRecord, cancel_hands: Callable[[str], object])
             assert coordinator is not None
         plan = _plan(d, t, coordinator.state, tables)
         at = d.clock.now()
-        frozen = FrozenPlan(plan.outcome, plan.digest, units=len(plan.units(at)), at=at)
+        frozen = FrozenPlan(plan.outcome, plan.digest, units=plan.unit_count(), at=at)
         coordinator.state.compensation = frozen
         uow = d.store.unit_of_work()
         uow.save(coordinator)

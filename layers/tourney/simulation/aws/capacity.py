@@ -472,11 +472,17 @@ class ItemLocks:
 
     def prune(self, now: float, horizon: float = 60.0) -> None:
         """Forget transactions that ended more than ``horizon`` seconds before ``now``."""
-        ends = self._ends
-        while ends and ends[0][0] <= now - horizon:
+        ends, cutoff = self._ends, now - horizon
+        while ends and ends[0][0] <= cutoff:
             _, _, item = heapq.heappop(ends)
-            kept = [(s, e) for s, e in self._held.get(item, ()) if e > now - horizon]
-            if kept:
-                self._held[item] = kept
-            else:
-                self._held.pop(item, None)
+            held = self._held.get(item)
+            if held is None:
+                continue
+            # Kept in order of start: drop the ended holds at the front (one still running stops the scan; those
+            # behind it go at a later prune, and meanwhile cannot conflict, having ended).
+            done = 0
+            while done < len(held) and held[done][1] <= cutoff:
+                done += 1
+            del held[:done]
+            if not held:
+                del self._held[item]
