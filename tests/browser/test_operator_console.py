@@ -51,8 +51,19 @@ def test_an_operator_creates_terminates_and_restarts_a_tournament(stack: LocalRu
     page.wait_for_function(
         "() => !document.querySelector('.panel button.danger')?.disabled", timeout=PATIENCE_MS + 30_000
     )
-    page.get_by_label("Reason for the act").fill("a test of the console")
     terminate.click()
+    # Then it asks for a confirmation and a reason first: going back changes nothing
+    dialog = page.get_by_role("dialog", name="Terminate this tournament?")
+    dialog.get_by_role("button", name="Go back").click()
+    dialog.wait_for(state="detached")
+    assert call(stack, "GET", "/tournaments/console-cup", stack.token("cyd"))[1]["status"] == "running"
+    # And confirming without a reason is refused in the dialog; with one, the tournament is terminated
+    terminate.click()
+    dialog.get_by_role("button", name="Yes, terminate").click()
+    dialog.get_by_text("Give a reason: it is kept in the audit.").wait_for()
+    assert call(stack, "GET", "/tournaments/console-cup", stack.token("cyd"))[1]["status"] == "running"
+    dialog.get_by_label("Reason").fill("a test of the console")
+    dialog.get_by_role("button", name="Yes, terminate").click()
     page.get_by_text("Terminated: terminated").wait_for()
     assert call(stack, "GET", "/tournaments/console-cup", stack.token("cyd"))[1]["status"] == "terminated"
     page.get_by_role("button", name="Restart").click()
@@ -65,7 +76,16 @@ def test_an_operator_cancels_a_tournament_before_its_start(stack: LocalRuntime, 
     create(stack, OPERATOR, "to-cancel", later())
     page = pages.signed_in(OPERATOR, operator=True)
     page.goto(f"{stack.urls['app']}#/operator/t/to-cancel")
-    page.get_by_label("Reason for the act").fill("no dealers tonight")  # the API refuses a cancel without one
+    # When the operator clicks Cancel tournament, a confirmation asks for the reason (the API refuses an empty one)
     page.get_by_role("button", name="Cancel tournament").click()
+    dialog = page.get_by_role("dialog", name="Cancel this tournament?")
+    dialog.get_by_role("button", name="Yes, cancel it").click()
+    dialog.get_by_text("Give a reason: it is kept in the audit.").wait_for()
+    assert call(stack, "GET", "/tournaments/to-cancel", stack.token("x"))[1]["status"] == "registering"
+    dialog.get_by_label("Reason").fill("no dealers tonight")
+    dialog.get_by_role("button", name="Yes, cancel it").click()
+    # Then it is cancelled with that reason, in the API and its audit
     page.get_by_text("Cancelled: cancelled").wait_for()
     assert call(stack, "GET", "/tournaments/to-cancel", stack.token("x"))[1]["status"] == "cancelled"
+    _, audit = call(stack, "GET", "/admin/audit?tournament=to-cancel", stack.token(OPERATOR, True))
+    assert [r["reason"] for r in audit["records"] if r["act"] == "cancel"] == ["no dealers tonight"]

@@ -102,6 +102,10 @@ def test_a_player_registers_plays_by_clicking_and_sees_the_winner_and_the_prize(
     first = page.locator(".places li.winner")
     first.wait_for()
     assert winner["player"] in first.inner_text() and "$20.00" in first.inner_text()
+    # And the places are numbered, and no level clock runs on after the finish
+    assert first.inner_text().startswith("1st"), first.inner_text()
+    assert page.locator(".places li").nth(1).inner_text().startswith("2nd")
+    assert page.get_by_text("Next level").count() == 0
     if winner["player"] == PLAYER:
         wait_balance(page, before - BUY_IN - FEE + winner["prize"])
 
@@ -136,6 +140,8 @@ def play_to_the_end(stack: LocalRuntime, pages: Pages, page: Any, tid: str) -> N
     # Then the table names the winner and the prize; the loser is told their place
     text = page.locator(".winner-banner").inner_text()
     assert re.search(rf"({PLAYER}|{BOT}) won the tournament and \$20\.00\.", text), text
+    # And the table's tournament bar stops the level clock at the finish
+    page.wait_for_function("() => !document.querySelector('#level-clock')")
 
 
 def act_once(page: Any, done: list[str]) -> str:

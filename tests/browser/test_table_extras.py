@@ -92,6 +92,8 @@ def test_chat_is_refused_in_the_hand_muted_and_unmuted_by_an_operator_and_heard_
         ann.get_by_label("Chat message").fill(text)
         ann.get_by_role("button", name="Send").click()
         ann.locator(".chat-status", has_text=expected).wait_for()
+        # a refused line stays in the input, to be sent again later
+        assert ann.get_by_label("Chat message").input_value() == text
 
     # Given both players dealt in the hand: a line is refused, the refusal shown to its sender
     say("hello table", "players in the hand in progress cannot chat until it ends")
@@ -120,6 +122,7 @@ def test_chat_is_refused_in_the_hand_muted_and_unmuted_by_an_operator_and_heard_
     ann.get_by_role("button", name="Send").click()
     for page in (ann, bob):
         page.locator(".chat-log li", has_text="good game all").wait_for()
+    assert ann.get_by_label("Chat message").input_value() == ""  # heard by the table: the input is emptied
     assert not chat_status.inner_text().strip(), chat_status.inner_text()
     # And the operator's log of the table has every line, each refused one with its reason
     _, log = call(stack, "GET", f"/admin/tournaments/{tid}/tables/1/chat", stack.token(OPERATOR, True))
@@ -177,8 +180,13 @@ def test_an_operator_adjusts_a_stack_and_a_balance_deposits_reads_the_audit_and_
     console.goto(f"{stack.urls['app']}#/operator/t/{tid}")
     console.locator(f"select option[value='{DEE}']").wait_for(state="attached")
     console.get_by_label("Player", exact=True).select_option(DEE)
-    console.get_by_label("Reason for the player act").fill("collusion")
     console.get_by_role("button", name="Disqualify").click()
+    # Then a confirmation asks for the reason first; with it given, the player is disqualified
+    dialog = console.get_by_role("dialog", name=f"Disqualify {DEE}?")
+    dialog.get_by_role("button", name="Yes, disqualify").click()
+    dialog.get_by_text("Give a reason: it is kept in the audit.").wait_for()
+    dialog.get_by_label("Reason").fill("collusion")
+    dialog.get_by_role("button", name="Yes, disqualify").click()
     console.get_by_text("Disqualified", exact=True).wait_for()
     # Then the API has them out of the tournament, and the audit has the act
     _, audit = call(stack, "GET", f"/admin/audit?tournament={tid}", operator)

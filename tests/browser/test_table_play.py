@@ -155,7 +155,13 @@ def test_an_away_player_has_no_live_buttons_and_the_table_shows_a_termination_an
     fund(stack, OPERATOR, cy, dee, amount=50_000)
     tid, view = seed_running(stack, OPERATOR, f"away-{size}", (cy, dee))
     actor = view["to_act"]["player"]
-    page = at_table(pages, actor, tid, viewport)
+    # Given the first hand's fairness check: verified, and nothing in the panel but what it says
+    page = pages.signed_in(actor, viewport=viewport)
+    page.goto(f"{stack.urls['app']}#/t/{tid}/table/1/hand/1")
+    fairness = page.get_by_role("region", name="Fairness")
+    fairness.get_by_text("Verified").wait_for()
+    assert "null" not in fairness.inner_text(), fairness.inner_text()
+    page.goto(f"{stack.urls['app']}#/t/{tid}/table/1")
     page.locator(".your-turn").wait_for()
     # When the player to act goes away
     page.get_by_role("button", name="Away", exact=True).click()

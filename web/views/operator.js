@@ -5,7 +5,7 @@
 import { idempotencyKey, seg } from "../api.js";
 import { field, fill, h } from "../dom.js";
 import { chips, FORMAT_LABELS, money, parseMoney, when } from "../format.js";
-import { every, notice, problem, say, statusBadge } from "./common.js";
+import { confirmWithReason, every, notice, problem, say, statusBadge } from "./common.js";
 
 const MAX_CENTS = 1_000_000_000;
 const MAX_CHIPS = 1_000_000_000_000;
@@ -258,6 +258,13 @@ function auditTable(records) {
       h("td", {}, when(r.at)), h("td", {}, r.operator), h("td", {}, r.act), h("td", {}, r.player || ""), h("td", {}, r.reason))))));
 }
 
+const CONFIRMATIONS = {
+  cancel: { title: "Cancel this tournament?", confirm: "Yes, cancel it",
+    detail: "Every registration is refunded, buy-in and fee, and the tournament never starts. This cannot be undone." },
+  terminate: { title: "Terminate this tournament?", confirm: "Yes, terminate",
+    detail: "Play stops at every table now. It may be restarted for 20 minutes; after that the players are compensated." },
+};
+
 export function renderOperatorTournament(main, ctx, tid) {
   const head = h("div", { class: "page-head" }, h("h1", {}, "Tournament"));
   const facts = h("div", {});
@@ -278,7 +285,15 @@ export function renderOperatorTournament(main, ctx, tid) {
         h("section", { class: "panel", "aria-labelledby": "ch-h" }, h("h2", { id: "ch-h" }, "Table chat"), chat))));
   let drawn = "";
   const act = async (path, label) => {
-    const body = reason.value.trim() ? { reason: reason.value.trim() } : {};
+    let body = reason.value.trim() ? { reason: reason.value.trim() } : {};
+    const ask = CONFIRMATIONS[path];
+    if (ask) {
+      // cannot be undone: confirmed, with the reason the API requires (422 without one)
+      const given = await confirmWithReason({ ...ask, reason: reason.value.trim() });
+      if (given === null) return;
+      reason.value = given;
+      body = { reason: given };
+    }
     try {
       const answer = await ctx.api.post(`/admin/tournaments/${seg(tid)}/${path}`, body);
       say(status, `${label}: ${answer.status}`, "ok");
@@ -310,7 +325,16 @@ export function renderOperatorTournament(main, ctx, tid) {
     if (!Number.isInteger(delta) || delta === 0) throw new Error("Chips: a whole number, not 0 (negative removes).");
     return ctx.api.post(`/admin/tournaments/${seg(tid)}/players/${seg(p)}/stack`, { delta, reason: r }, { "Idempotency-Key": idempotencyKey() });
   }, "Stack adjusted (between hands)");
-  const disqualify = () => playerAct((p, r) => ctx.api.post(`/admin/tournaments/${seg(tid)}/players/${seg(p)}/disqualify`, { reason: r }), "Disqualified");
+  const disqualify = async () => {
+    if (!pick.value) return;
+    const player = pick.value;
+    const given = await confirmWithReason({ title: `Disqualify ${player}?`, confirm: "Yes, disqualify",
+      detail: `${player} leaves the tournament at once: their chips are removed and they win no prize. This cannot be undone.`,
+      reason: stackReason.value.trim() });
+    if (given === null) return;
+    stackReason.value = given;
+    await playerAct((p, r) => ctx.api.post(`/admin/tournaments/${seg(tid)}/players/${seg(p)}/disqualify`, { reason: r }), "Disqualified");
+  };
   const playerForm = h("div", {},
     h("div", { class: "row" }, field("Player", pick), field("Chips", stackDelta, "+ adds, − removes")),
     field("Reason for the player act", stackReason),
