@@ -1,8 +1,8 @@
 """The HTTP API (API Gateway v2, payload format 2.0): every route of ``infra.wiring.HTTP_ROUTES``.
 
 Every route is behind the Cognito JWT authorizer (tokens of the mobile or the web app client)
-except ``GET /openapi.json`` and ``GET /swagger``. Player routes integrate ``api``, ``/admin/*``
-integrate ``admin`` (which checks the operators group itself: a JWT authorizer only checks
+except ``GET /openapi.json``, ``GET /asyncapi.json`` and ``GET /swagger``. Player routes integrate ``api``,
+``/admin/*`` integrate ``admin`` (which checks the operators group itself: a JWT authorizer only checks
 scopes). One integration per function; the default stage ``$default`` writes access logs.
 CORS allows the web client's origin (its CloudFront distribution) only.
 """

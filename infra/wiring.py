@@ -372,6 +372,7 @@ HTTP_ROUTES: tuple[HttpRoute, ...] = (
     _operator("GET", "/admin/audit"),
     _operator("GET", "/admin/tournaments/{id}/tables/{table}/chat"),
     HttpRoute("GET", "/openapi.json", "api", authorized=False),
+    HttpRoute("GET", "/asyncapi.json", "api", authorized=False),
     HttpRoute("GET", "/swagger", "api", authorized=False),
 )
 

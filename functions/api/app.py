@@ -6,7 +6,8 @@ HTTP. The caller's id is passed to every service that must check a seat or
 hide hole cards: a player acts only at their own seat and sees only their own
 cards (the services build each view per viewer).
 
-Also serves ``GET /openapi.json`` and ``GET /swagger`` (no token needed).
+Also serves ``GET /openapi.json``, ``GET /asyncapi.json`` (the WebSocket API) and ``GET /swagger`` (no token
+needed).
 """
 
 from __future__ import annotations
@@ -209,6 +210,18 @@ def openapi_json() -> Response[str]:
         status_code=200,
         content_type=content_types.APPLICATION_JSON,
         body=json.dumps(openapi_document(), indent=2, sort_keys=False),
+    )
+
+
+@app.get("/asyncapi.json", include_in_schema=False)
+def asyncapi_json() -> Response[str]:
+    """The WebSocket API's messages (AsyncAPI 3.0), beside the HTTP API's document."""
+    from tourney.entrypoints.asyncapi import asyncapi_document
+
+    return Response(
+        status_code=200,
+        content_type=content_types.APPLICATION_JSON,
+        body=json.dumps(asyncapi_document(), indent=2, sort_keys=False),
     )
 
 

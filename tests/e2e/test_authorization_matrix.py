@@ -126,6 +126,7 @@ MATRIX: dict[str, Row] = {
     ),
     # -- the spec, for everyone ---------------------------------------------------------------------------------------
     "GET /openapi.json": http("/openapi.json", 200, 200, 200),
+    "GET /asyncapi.json": http("/asyncapi.json", 200, 200, 200),
     "GET /swagger": http("/swagger", 200, 200, 200),
     # -- WebSocket: the anonymous caller's connection is refused; the others connect and send as themselves ---------
     "WS $connect": ws({}, 200, 200),

@@ -86,6 +86,15 @@ def test_openapi_spec_and_swagger_ui_are_served(stack: LocalRuntime) -> None:
     assert call(stack, "GET", "/swagger")[0] == 200
 
 
+def test_the_asyncapi_document_is_served_beside_the_openapi_document(stack: LocalRuntime) -> None:
+    # Given the local stack, When its AsyncAPI document is read without a token
+    status, document = call(stack, "GET", "/asyncapi.json")
+    # Then it is the WebSocket API's, as docs/asyncapi.json has it
+    assert status == 200
+    committed = json.loads((REPO_ROOT / "docs" / "asyncapi.json").read_text())
+    assert document == committed
+
+
 @needs_services
 def test_websocket_connect_checks_the_token(stack: LocalRuntime) -> None:
     async def scenario() -> None:

@@ -41,9 +41,10 @@ CONTRACT_ROUTES = {
     "GET /admin/audit": "admin",
     "GET /admin/tournaments/{id}/tables/{table}/chat": "admin",
     "GET /openapi.json": "api",
+    "GET /asyncapi.json": "api",
     "GET /swagger": "api",
 }
-PUBLIC = {"GET /openapi.json", "GET /swagger"}
+PUBLIC = {"GET /openapi.json", "GET /asyncapi.json", "GET /swagger"}
 
 
 def routes_of(synthesized: Synthesized, api: str) -> dict[str, dict[str, Any]]:
