@@ -133,16 +133,19 @@ class MeteredStore:
         table: str,
         partitions: Sequence[str],
         records: Iterable[Any],
-        where: Callable[[Any], str],
+        where: Callable[[Any], str] | None = None,
         consistency: Consistency = Consistency.STRONG,
     ) -> None:
-        """One Query per partition key of ``partitions``; each returns the records ``where`` places in it."""
+        """One Query per partition key of ``partitions``; each returns the records ``where`` places in it (by
+        default, the partition the record is stored in)."""
         run = self._current()
         if run is None:
             return
         sizes: dict[str, list[int]] = {pk: [] for pk in partitions}
+        of = self.sizes.of
         for record in records:
-            sizes.setdefault(where(record), []).append(self.sizes.of(record).size)
+            item = of(record)
+            sizes.setdefault(item.partition_key if where is None else where(record), []).append(item.size)
         for pk in partitions:
             run.query(f"{table}/{pk}", sizes[pk], consistency)
 
@@ -204,8 +207,7 @@ class _Registrations(_Repo):
         self._store.charge_queries(
             _table(tn.RegistrationItem),
             [tn.registration_pk(tournament_id, n) for n in range(tn.BUCKETS)],
-            found,
-            lambda r: tn.registration_pk(tournament_id, tn.bucket(r.player_id)),
+            found,  # each in the partition it is stored in
         )
         return found
 
@@ -274,8 +276,7 @@ class _Entrants(_Repo):
         self._store.charge_queries(
             _table(tn.EntrantItem),
             [tn.entrant_pk(tournament_id, n) for n in range(tn.BUCKETS)],
-            found,
-            lambda r: tn.entrant_pk(tournament_id, tn.bucket(r.player_id)),
+            found,  # each in the partition it is stored in
         )
         return found
 
