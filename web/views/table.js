@@ -68,6 +68,7 @@ export function renderTable(main, ctx, tid, tableId) {
   let preAction = null;
   let preKey = "";
   let wasSeated = false;
+  let lookedFor = "";
   let following = false;
   let pendingChat = null;
   let lastStatus = null;
@@ -150,6 +151,12 @@ export function renderTable(main, ctx, tid, tableId) {
       if (ours(frame)) addChat(frame);
       return;
     }
+    if (frame.type === "chat_accepted") {
+      // the line reached the table: the input is free for the next one
+      if (pendingChat !== null && chatInput.value.trim() === pendingChat) chatInput.value = "";
+      pendingChat = null;
+      return;
+    }
     if (frame.type === "error") {
       if (["in_hand", "observer", "not_english", "too_long", "rate_limited", "muted"].includes(frame.error)) {
         pendingChat = null; // refused: the line stays in the input, to send again later
@@ -227,7 +234,10 @@ export function renderTable(main, ctx, tid, tableId) {
     const prev = view;
     view = next;
     if (next.your_seat) wasSeated = true;
-    else if (wasSeated && !next.your_seat) findMySeat();
+    else if (wasSeated && !next.your_seat && lookedFor !== `${next.hand}/${next.closed}`) {
+      lookedFor = `${next.hand}/${next.closed}`; // once a hand: a bust-out stays on to watch
+      findMySeat();
+    }
     if (prev && prev.street !== next.street) preAction = preAction === "fold_any" ? preAction : null;
     if (prev && prev.hand !== next.hand) preAction = null;
     if (finished) showLastHand(finished);
