@@ -4,9 +4,11 @@ that request, never another thread's (its functions run concurrent invocations i
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -44,6 +46,20 @@ def function(tmp_path: Path) -> LocalFunction:
     )
 
 
+@contextlib.contextmanager
+def failure_records() -> Iterator[list[dict[str, Any]]]:
+    """The JSON error records the runtime logs meanwhile (read on its own logger, whatever propagates)."""
+    records: list[dict[str, Any]] = []
+    handler = logging.Handler(logging.ERROR)
+    handler.emit = lambda record: records.append(json.loads(record.getMessage()))  # type: ignore[method-assign]
+    failures = logging.getLogger(FAILURES_LOGGER)
+    failures.addHandler(handler)
+    try:
+        yield records
+    finally:
+        failures.removeHandler(handler)
+
+
 def invoke_failing(fn: LocalFunction, event: dict[str, Any]) -> str:
     try:
         fn.invoke(event)
@@ -53,7 +69,7 @@ def invoke_failing(fn: LocalFunction, event: dict[str, Any]) -> str:
 
 
 def test_each_failure_is_a_json_error_record_with_its_own_requests_function_tournament_and_table(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
 ) -> None:
     # Given a function whose four concurrent invocations each correlate to their own tournament and table
     fn = function(tmp_path)
@@ -61,11 +77,10 @@ def test_each_failure_is_a_json_error_record_with_its_own_requests_function_tour
     events = [{"tournament": f"t{k}", "table": f"{k}", "together": together} for k in range(4)]
     capfd.readouterr()
     # When all four fail at once, each after the others have correlated
-    with caplog.at_level(logging.ERROR, logger=FAILURES_LOGGER), ThreadPoolExecutor(max_workers=4) as pool:
+    with failure_records() as records, ThreadPoolExecutor(max_workers=4) as pool:
         failures = list(pool.map(lambda event: invoke_failing(fn, event), events))
     assert failures == [f"settling t{k} failed" for k in range(4)]
     # Then the runtime logged one JSON error record per failure, with that request's function, tournament, table
-    records = [json.loads(r.getMessage()) for r in caplog.records if r.name == FAILURES_LOGGER]
     assert sorted((r["tournament_id"], r["table_id"]) for r in records) == [(f"t{k}", f"{k}") for k in range(4)]
     for record in records:
         assert record["level"] == "ERROR" and record["function"] == "Tourney-FunctionCoordinator"
@@ -82,9 +97,7 @@ def test_each_failure_is_a_json_error_record_with_its_own_requests_function_tour
         assert line["function_name"] == "Tourney-FunctionCoordinator"
 
 
-def test_a_failure_before_the_handler_correlates_names_the_request_from_its_event(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_a_failure_before_the_handler_correlates_names_the_request_from_its_event(tmp_path: Path) -> None:
     # Given a function that fails before it says which tournament it handles
     code = tmp_path / "code"
     code.mkdir()
@@ -92,9 +105,9 @@ def test_a_failure_before_the_handler_correlates_names_the_request_from_its_even
     fn = LocalFunction("FunctionApi", "Tourney-FunctionApi", "app.handler", "python3.12", code, {}, 10)
     event = {"routeKey": "GET /tournaments/{id}/tables/{table}", "pathParameters": {"id": "t9", "table": "3"}}
     # When an HTTP request for a table fails
-    with caplog.at_level(logging.ERROR, logger=FAILURES_LOGGER), pytest.raises(ValueError):
+    with failure_records() as records, pytest.raises(ValueError):
         fn.invoke(event)
     # Then its error record names the tournament and the table from the request's path
-    (record,) = [json.loads(r.getMessage()) for r in caplog.records if r.name == FAILURES_LOGGER]
+    (record,) = records
     assert (record["function"], record["tournament_id"], record["table_id"]) == ("Tourney-FunctionApi", "t9", "3")
     assert record["error_type"] == "ValueError"
