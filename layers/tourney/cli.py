@@ -54,7 +54,7 @@ def build_parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", help="one of:")
     wanted = argv[0] if argv else None
     for name, (module_name, help_text) in SUBCOMMANDS.items():
-        sub = subparsers.add_parser(name, help=help_text)
+        sub = subparsers.add_parser(name, help=help_text, description=help_text)
         sub.set_defaults(_module=module_name)
         if name == wanted:  # import only the subcommand being run
             _load(module_name).add_arguments(sub)

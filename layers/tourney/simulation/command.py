@@ -34,7 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="memory",
         help="memory: the services in this process (default); local: bots over HTTP and WebSocket to the local stack",
     )
-    parser.add_argument("--level-minutes", type=int, default=None, help="minutes a blind level lasts (default 10)")
+    parser.add_argument(
+        "--level-minutes", type=int, default=None, help="minutes a blind level lasts (default 10; 1 with --via local)"
+    )
     parser.add_argument("--rebuy-minutes", type=int, default=None, help="rebuy format: minutes the rebuy period lasts")
     parser.add_argument("--report", type=Path, default=None, help="write the JSON report here")
     parser.add_argument("--phh", type=Path, default=None, help="write every hand as PHH, one file per table")
