@@ -55,6 +55,7 @@ TABLE_EVENTS: Final[dict[str, str]] = {
     "stack_adjusted": "An operator adjusted a stack",
     "disqualified": "An operator disqualified a player at this table",
     "table_changed": "Players were moved in or out, or the table closed (balancing, breaking)",
+    "hand_for_hand": "Hand-for-hand: the table's hand is over and it waits for the round's other tables",
 }
 """Table pushes ``{"event": name, "table": TableView}``: every connection subscribed to the table gets the table as
 its player sees it (a seated player's own hole cards; the observer's view otherwise)."""
