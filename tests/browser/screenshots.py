@@ -1,7 +1,8 @@
 """Screenshots of the web client for the README: the lobby, a table and the operator console, phone and desktop.
 
 ``make screenshots`` (``python -m tests.browser.screenshots docs/screenshots``): a local stack, a few seeded
-tournaments, a running heads-up table with a decision awaited, and Chromium at 390x844 and 1280x800.
+tournaments, a running heads-up table where one player raised and the other's decision is awaited (each player's
+view: the decision bar, and the pre-actions while waiting), and Chromium at 390x844 and 1280x800.
 """
 
 from __future__ import annotations
@@ -28,7 +29,12 @@ def seed(stack: LocalRuntime) -> str:
     token = stack.token(OPERATOR, operator=True)
     call(stack, "POST", "/admin/tournaments", token, {"name": "Sit & Go 6-max", "format": "sng", "buy_in": 500,
          "entry_fee": 50, "max_players": 6, "seats_per_table": 6})  # fmt: skip
-    tid, _ = seed_running(stack, OPERATOR, "evening", ("ann", "bob"))
+    tid, view = seed_running(stack, OPERATOR, "evening", ("ann", "bob"))
+    # the first to act raises: the other faces the raise (its last action on the seat), the raiser waits
+    to_act = view["to_act"]
+    body = {"hand": view["hand"], "seq": to_act["seq"], "action": "raise", "amount": to_act["min_raise_to"]}
+    status, answer = call(stack, "POST", f"/tournaments/{tid}/tables/1/actions", stack.token(to_act["player"]), body)
+    assert status == 200, answer
     return tid
 
 
@@ -43,22 +49,24 @@ def shoot(out: Path) -> None:
             for name, who, operator, route in (
                 ("lobby", "ann", False, "#/"),
                 ("table", None, False, None),
+                ("table-waiting", None, False, None),
                 ("operator", OPERATOR, True, "#/operator"),
             ):
                 context = browser.new_context(viewport=viewport, device_scale_factor=1)
                 page = context.new_page()
                 page.goto(stack.urls["app"])
-                if name == "table":
+                if name.startswith("table"):
                     _, view = call(stack, "GET", f"/tournaments/{tid}/tables/1", stack.token("ann"))
-                    sign_in(page, view["to_act"]["player"])
+                    acting = view["to_act"]["player"]
+                    sign_in(page, acting if name == "table" else next(iter({"ann", "bob"} - {acting})))
                     page.goto(f"{stack.urls['app']}#/t/{tid}/table/1")
-                    page.locator(".your-turn").wait_for()
+                    page.locator(".your-turn" if name == "table" else ".pre-actions").wait_for()
                 else:
                     sign_in(page, str(who), operator)
                     page.goto(stack.urls["app"] + str(route))
                     page.locator("main h2").first.wait_for()
                 time.sleep(1.5)  # the countdowns and the balance drawn
-                page.screenshot(path=str(out / f"{name}-{size}.png"), full_page=name != "table")
+                page.screenshot(path=str(out / f"{name}-{size}.png"), full_page=not name.startswith("table"))
                 context.close()
         browser.close()
 
