@@ -268,7 +268,7 @@ export function renderTable(main, ctx, tid, tableId) {
     fill(meta,
       view.hand ? `Hand #${view.hand}` : "No hand yet",
       ` · Level ${view.level}`,
-      l ? ` · Blinds ${chips(l.small_blind)}/${chips(l.big_blind)}${l.ante ? ` ante ${chips(l.ante)}` : ""}` : "",
+      l ? ` · Blinds ${chips(l.small_blind)}/${chips(l.big_blind)}${l.ante ? `, ante ${chips(l.ante)}${l.big_blind_ante ? " (big blind ante)" : ""}` : ""}` : "",
       view.closed ? " · Table closed" : "");
     drawFelt();
     drawMine();
