@@ -206,13 +206,14 @@ export function renderTable(main, ctx, tid, tableId) {
 
   function banner(kind, text) {
     const old = banners.querySelector(`[data-kind="${kind}"]`);
+    if (old && old.textContent === text) return; // said already: not announced again
     if (old) old.remove();
     if (text) banners.append(h("p", { class: `banner ${kind}`, role: "status", dataset: { kind } }, text));
   }
 
   function onStatus(next, first) {
     if (next === "terminated") {
-      banner("terminated", "The tournament was terminated: play has stopped. Your buy-in is refunded unless it restarts.");
+      banner("terminated", "The tournament was terminated: play has stopped. It may restart within 20 minutes; if not, the players are compensated.");
     } else if (next === "running" && lastStatus === "terminated") {
       banner("terminated", null);
       banner("restarted", "The tournament restarted: play resumes.");
