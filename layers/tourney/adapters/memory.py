@@ -32,6 +32,7 @@ from tourney.adapters.memory_audit import MemoryAudit, MemoryMutes, audit_key, m
 from tourney.domain.balancing import Balancing
 from tourney.domain.errors import NotFound, StaleVersion
 from tourney.domain.fairness import SALT_HEX
+from tourney.domain.hand_for_hand import HandForHand
 from tourney.domain.ledger import Account, Entry, Ledger
 from tourney.domain.table import Table
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
@@ -94,9 +95,17 @@ def _copy(record: Any) -> Any:
     if isinstance(record, TableRecord):
         return replace(record, table=Table.from_dict(record.table.to_dict()))
     if isinstance(record, CoordinatorRecord):
-        # The configuration and the clock are frozen values; the balancing state is copied through plain data.
+        # The configuration and the clock are frozen values; the mutable parts are copied through plain data.
         state = record.state
-        return replace(record, state=replace(state, balancing=Balancing.from_dict(state.balancing.to_dict())))
+        rounds = state.hand_for_hand
+        return replace(
+            record,
+            state=replace(
+                state,
+                balancing=Balancing.from_dict(state.balancing.to_dict()),
+                hand_for_hand=HandForHand.from_dict(rounds.to_dict()) if rounds is not None else None,
+            ),
+        )
     if isinstance(record, _IMMUTABLE):
         return record
     if isinstance(record, EntrantRecord):

@@ -180,6 +180,10 @@ class Balancing:
         """Tables with a single player: they do not deal until players arrive (with one table: the winner's)."""
         return tuple(self._buckets[1]) if len(self._size) > 1 else ()
 
+    def dealing(self) -> set[TableId]:
+        """The tables in play that deal (not waiting with a lone player): linear, for hand-for-hand's rounds."""
+        return set(self._size).difference(self.waiting)
+
     def size(self, table: TableId) -> int:
         try:
             return self._size[table]

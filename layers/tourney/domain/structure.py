@@ -216,6 +216,8 @@ class TournamentConfig:
     add_on: AddOn | None = None
     payout_percent: tuple[int, ...] = field(default=())
     """Optional fixed payout (percent per place); empty: the payout table by entrants (``prizes``)."""
+    hand_for_hand: bool | None = None
+    """Hand-for-hand at the bubble (docs/rules.md, rules 9, 10); None: on when the field can fill two tables."""
 
     def __post_init__(self) -> None:
         try:
@@ -236,6 +238,8 @@ class TournamentConfig:
         _require_int("time bank seconds", self.time_bank_seconds, 0)
         _require_int("level minutes", self.level_minutes, 1)
         _require_int("rebuy chips", self.rebuy_chips, 0)
+        if self.hand_for_hand is not None and type(self.hand_for_hand) is not bool:
+            raise InvalidConfiguration(f"hand_for_hand is true or false, not {self.hand_for_hand!r}")
         if not self.levels:
             object.__setattr__(self, "levels", default_levels(self.level_minutes))
         object.__setattr__(self, "levels", tuple(self.levels))
@@ -333,6 +337,13 @@ class TournamentConfig:
         return 0 if self.format is TournamentFormat.SNG else WAITING_LIST_SIZE
 
     @property
+    def plays_hand_for_hand(self) -> bool:
+        """Whether the bubble is played hand-for-hand: as set, else when the field can fill more than one table."""
+        if self.hand_for_hand is not None:
+            return self.hand_for_hand
+        return self.max_players > self.seats_per_table
+
+    @property
     def chips_per_rebuy(self) -> int:
         return self.rebuy_chips or self.starting_stack
 
@@ -374,6 +385,7 @@ class TournamentConfig:
             "rebuy_chips": self.rebuy_chips,
             "add_on": None if self.add_on is None else {"chips": self.add_on.chips},
             "payout_percent": list(self.payout_percent),
+            "hand_for_hand": self.hand_for_hand,
         }
 
     @classmethod
@@ -399,6 +411,7 @@ class TournamentConfig:
             rebuy_periods=tuple(RebuyPeriod(int(a), int(b)) for a, b in raw.get("rebuy_periods", ())),
             add_on=None if add_on is None else AddOn(int(add_on["chips"])),
             payout_percent=tuple(int(p) for p in raw.get("payout_percent", ())),
+            hand_for_hand=None if raw.get("hand_for_hand") is None else bool(raw["hand_for_hand"]),
             **{name: int(raw[name]) for name in ints if name in raw},
         )
 

@@ -42,6 +42,7 @@ from tourney.domain.balancing import Balancing, Decision, TableId
 from tourney.domain.clock import TournamentClock
 from tourney.domain.errors import Conflict, RegistrationClosed
 from tourney.domain.fees import Purchase, purchase_entries, split_payment
+from tourney.domain.hand_for_hand import HandForHand, RoundPlayed
 from tourney.domain.ledger import Entry, EntryKind, house_account, pool_account, transfer
 from tourney.domain.prizes import (
     BustOut,
@@ -91,11 +92,18 @@ class Contribution:
 
 @dataclass(frozen=True, slots=True)
 class HandEnded:
-    """What the end of one hand decided: places and prizes, the ledger entries, the table moves."""
+    """What the end of one hand decided: places and prizes, the ledger entries, the table moves.
+
+    Hand-for-hand (``hand_for_hand.py``): ``held``, the table waits for the round's other tables; ``released``,
+    the tables that deal now that a round is complete; ``round_played``, that round.
+    """
 
     placings: tuple[Placing, ...]
     entries: tuple[Entry, ...]
     decision: Decision
+    held: bool = False
+    released: tuple[TableId, ...] = ()
+    round_played: RoundPlayed | None = None
 
 
 @dataclass(slots=True)
@@ -138,6 +146,8 @@ class TournamentState:
     final_table_formed: bool = False
     compensation: FrozenPlan | None = None
     """Once terminated and not restarted: the compensation plan fixed by its first step (docs/rules.md, rule 17.3)."""
+    hand_for_hand: HandForHand | None = None
+    """The bubble's round, while hand-for-hand holds the tables (``hand_for_hand.py``)."""
 
     @classmethod
     def start(cls, tournament_id: str, config: TournamentConfig, table_sizes: Mapping[TableId, int]) -> TournamentState:
@@ -281,13 +291,20 @@ class TournamentState:
             entries.extend(self.fix_prizes(collected(), now))
         forfeited = self._leave(disqualified, now, collected, entries) if disqualified else ()
         placings: tuple[Placing, ...] = ()
-        if busted:
-            if self.prize_pool is None and self._reaches_the_money(len(busted)):
-                entries.extend(self.fix_prizes(collected(), now))
-            placings = place_bust_outs(busted, self.remaining, self.prizes or ())
-            self.remaining -= len(busted)
+        kept = self.hand_for_hand is not None and self.hand_for_hand.deals_hand_for_hand
+        if busted and kept:
+            assert self.hand_for_hand is not None
+            self.hand_for_hand.keep(table, tuple(busted))  # placed with the round's other eliminations
+        elif busted:
+            placings = self._place(tuple(busted), now, collected, entries)
         decision = self.balancing.after_hand(table, eliminated=len(busted) + disqualified)
+        held: bool = False
+        released: tuple[TableId, ...] = ()
+        played: RoundPlayed | None = None
         if decision.finished:
+            if self.hand_for_hand is not None:  # the last eliminations of a round, then the winner
+                placings = (*placings, *self._close_round(now, collected, entries)[0])
+                self.hand_for_hand = None
             if len(survivors) != 1:
                 raise Conflict(f"the last hand must leave one player with chips, not {list(survivors)}")
             entries.extend(self.fix_prizes(collected(), now))
@@ -297,16 +314,91 @@ class TournamentState:
             self.remaining = 0
             self.status = TournamentStatus.FINISHED
             self.ended_at = now
+        else:
+            held, released, round_placings, played = self._hand_for_hand(table, decision, now, collected, entries)
+            placings = (*placings, *round_placings)
+        self._pay(placings, now, entries)
+        entries.extend(self._forfeits(forfeited, now))
+        self.moves += len(decision.moves)
+        if decision.final_table is not None:
+            self.final_table_formed = True
+        return HandEnded(placings, tuple(entries), decision, held, released, played)
+
+    def _place(
+        self, busted: tuple[BustOut, ...], now: datetime, collected: Callable[[], int], entries: list[Entry]
+    ) -> tuple[Placing, ...]:
+        """Players eliminated together take their places (rules 9, 10); the prizes fixed first if these are paid."""
+        if self.prize_pool is None and self._reaches_the_money(len(busted)):
+            entries.extend(self.fix_prizes(collected(), now))
+        placings = place_bust_outs(busted, self.remaining, self.prizes or ())
+        self.remaining -= len(busted)
+        return placings
+
+    def _pay(self, placings: Sequence[Placing], now: datetime, entries: list[Entry]) -> None:
         for placing in placings:
             entry = prize_entry(self.tournament_id, placing.player_id, placing.prize, now)
             if entry is not None:
                 self.prizes_paid += placing.prize
                 entries.append(entry)
-        entries.extend(self._forfeits(forfeited, now))
-        self.moves += len(decision.moves)
+
+    # -- hand-for-hand ---------------------------------------------------------
+
+    def _on_the_bubble(self) -> bool:
+        """The next elimination puts everyone left in the money, and more than one table deals."""
+        return self.remaining == self.payout().places_paid + 1 and self.balancing.table_count > 1
+
+    def _hand_for_hand(
+        self, table: TableId, decision: Decision, now: datetime, collected: Callable[[], int], entries: list[Entry]
+    ) -> tuple[bool, tuple[TableId, ...], tuple[Placing, ...], RoundPlayed | None]:
+        """``table`` finished a hand: whether it waits, the tables released, a round's places (``hand_for_hand.py``)."""
+        hfh = self.hand_for_hand
+        if hfh is None:
+            if not (self.config.plays_hand_for_hand and self.status is TournamentStatus.RUNNING):
+                return False, (), (), None
+            if not self._on_the_bubble():
+                return False, (), (), None
+            hfh = self.hand_for_hand = HandForHand()
+        dealing = self.balancing.dealing()
+        if decision.deals:
+            hfh.waiting.add(table)
+        hfh.waiting.update(t for t in decision.resumed if t in dealing)  # they join the next round
         if decision.final_table is not None:
-            self.final_table_formed = True
-        return HandEnded(placings, tuple(entries), decision)
+            hfh.waiting.update(dealing)
+        # In round 0 an elimination is placed at once: the bubble may burst before every table has finished.
+        burst = not hfh.deals_hand_for_hand and not self._on_the_bubble()
+        if not (hfh.complete(dealing) or burst):
+            return decision.deals, (), (), None
+        placings, played = self._close_round(now, collected, entries)
+        released = tuple(sorted((hfh.waiting & dealing) - {table}))
+        if not burst and self._on_the_bubble():
+            hfh.next_round(dealing)
+        else:
+            self.hand_for_hand = None  # the bubble burst, or one table is left
+        return False, released, placings, played
+
+    def _close_round(
+        self, now: datetime, collected: Callable[[], int], entries: list[Entry]
+    ) -> tuple[tuple[Placing, ...], RoundPlayed | None]:
+        """The round's eliminations placed together, as if in one hand (rule 10)."""
+        hfh = self.hand_for_hand
+        if hfh is None or not hfh.deals_hand_for_hand:
+            return (), None
+        busted = tuple(hfh.busted)
+        placings = self._place(hfh.bust_outs(), now, collected, entries) if busted else ()
+        played = RoundPlayed(hfh.round, hfh.tables, busted, placings)
+        hfh.busted = []
+        return placings, played
+
+    def close_round(self, now: datetime, collected: Callable[[], int]) -> tuple[tuple[Placing, ...], tuple[Entry, ...]]:
+        """Hand-for-hand stops (a termination): the round's eliminations placed and paid at once, the tables free.
+
+        A restart deals every table at once; hand-for-hand begins again at the next hand's end on the bubble.
+        """
+        entries: list[Entry] = []
+        placings, _ = self._close_round(now, collected, entries)
+        self._pay(placings, now, entries)
+        self.hand_for_hand = None
+        return placings, tuple(entries)
 
     def disqualified_between_hands(
         self, table: TableId, players: int, now: datetime, collected: Callable[[], int]
@@ -380,13 +472,14 @@ class TournamentState:
             "moves": self.moves,
             "final_table_formed": self.final_table_formed,
             "compensation": self.compensation.to_dict() if self.compensation else None,
+            "hand_for_hand": self.hand_for_hand.to_dict() if self.hand_for_hand else None,
         }
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> TournamentState:
         clock, ended = raw.get("clock"), raw.get("ended_at")
         pool, collected = raw.get("prize_pool"), raw.get("collected")
-        compensation = raw.get("compensation")
+        compensation, hfh = raw.get("compensation"), raw.get("hand_for_hand")
         return cls(
             tournament_id=str(raw["tournament_id"]),
             config=TournamentConfig.from_dict(raw["config"]),
@@ -403,6 +496,7 @@ class TournamentState:
             moves=int(raw.get("moves", 0)),
             final_table_formed=bool(raw.get("final_table_formed", False)),
             compensation=FrozenPlan.from_dict(compensation) if compensation else None,
+            hand_for_hand=HandForHand.from_dict(hfh) if hfh else None,
         )
 
 

@@ -171,6 +171,10 @@ class CreateTournamentRequest(Request):
         description="a fixed payout, percent per place adding to 100 (default: the table by entrants)",
     )
     decision_seconds: Annotated[int, Field(strict=True, ge=1, le=300)] | None = None
+    hand_for_hand: Annotated[bool, Field(strict=True)] | None = Field(
+        default=None,
+        description="play the bubble hand-for-hand (default: true when the field can fill more than one table)",
+    )
     tournament_id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")] | None = Field(
         default=None, description="chosen by the operator (creation is then idempotent), else generated"
     )

@@ -57,6 +57,7 @@ def config_from(command: CreateTournament) -> TournamentConfig:
         "starting_stack",
         "level_minutes",
         "decision_seconds",
+        "hand_for_hand",
     ):
         value = getattr(command, name)
         if value is not None:

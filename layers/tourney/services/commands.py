@@ -30,6 +30,7 @@ class CreateTournament:
     add_on_chips: int | None = None
     payout_percent: tuple[int, ...] = ()
     decision_seconds: int | None = None
+    hand_for_hand: bool | None = None
     tournament_id: str | None = None
     """Chosen by the operator (idempotent creation), else generated."""
     operator: str = ""

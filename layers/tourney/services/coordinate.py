@@ -42,7 +42,7 @@ from tourney.services.management import leave_play
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue
 from tourney.services.records import CoordinatorRecord, EntrantRecord, HandRecord, Record, TableRecord, evolve
 from tourney.services.tables import after_write, deal, push_table, retrying
-from tourney.services.views import Coordinated, PlaceView, shown_draw
+from tourney.services.views import Coordinated, PlaceView, placed_push, shown_draw
 
 IN_PLAY = (TournamentStatus.RUNNING, TournamentStatus.TERMINATED)
 """A terminated tournament's hand ends are still settled (places and prizes), without dealing (rule 17)."""
@@ -168,7 +168,15 @@ class CoordinatorService:
         if halted and state.status is TournamentStatus.RUNNING:
             state.status = TournamentStatus.TERMINATED
         decision = result.decision
-        record = evolve(record, coordinated_hand=table.hand_number, rebuy_pending=(), updated_at=now, disqualified=())
+        holding = state.hand_for_hand is not None
+        record = evolve(
+            record,
+            coordinated_hand=table.hand_number,
+            rebuy_pending=(),
+            updated_at=now,
+            disqualified=(),
+            hand_for_hand=holding,
+        )
         tables: dict[str, TableRecord] = {record.table_id: record}
 
         def table_of(table_id: str) -> TableRecord:
@@ -214,8 +222,10 @@ class CoordinatorService:
         if decision.finished:
             tables[record.table_id] = replace(tables[record.table_id], closed=True)
         elif not halted:
-            candidates = [record.table_id] if decision.deals else []
-            candidates += list(decision.resumed)
+            candidates = [record.table_id] if decision.deals and not result.held else []
+            waiting = state.hand_for_hand.waiting if state.hand_for_hand is not None else set()
+            candidates += [t for t in decision.resumed if t not in waiting]  # else it joins the next round
+            candidates += list(result.released)
             if decision.final_table is not None:
                 candidates.append(decision.final_table)
             for table_id in dict.fromkeys(candidates):
@@ -224,6 +234,8 @@ class CoordinatorService:
                     continue  # a halted table deals again when its tournament restarts
                 if table_id != record.table_id and current.coordinated_hand < current.table.hand_number:
                     continue  # its own hand end is on the way: it deals then
+                if current.hand_for_hand != holding:
+                    current = tables[table_id] = evolve(current, hand_for_hand=holding)
                 dealt = deal(d, current, state, now)
                 if dealt is not None:
                     tables[table_id] = dealt
@@ -245,6 +257,8 @@ class CoordinatorService:
             stored = evolve(current, version=current.version + 1)
             if table_id in to_deal:
                 after_write(d, stored, "hand_dealt")
+            elif table_id == record.table_id and result.held:
+                push_table(d, stored, "hand_for_hand")  # it waits for the round's other tables
             else:
                 push_table(d, stored, "table_changed")
         for change in changes:  # each moved player is told where they now sit: a client opens that table
@@ -252,7 +266,7 @@ class CoordinatorService:
             d.pushes.to_player(change.player, _moved(tid, change, now_at.get(change.player, change.to_seat)))
         places = tuple(PlaceView(p.player_id, p.place, p.prize) for p in result.placings)
         for p in result.placings:
-            d.pushes.to_player(p.player_id, {"event": "placed", "tournament_id": tid, **p.__dict__})
+            d.pushes.to_player(p.player_id, placed_push(tid, p))
         return Coordinated(
             tid,
             record.table_id,
@@ -261,6 +275,8 @@ class CoordinatorService:
             moves=len(decision.moves),
             dealt=tuple(to_deal),
             finished=decision.finished,
+            held=result.held,
+            hand_for_hand_round=result.round_played.to_report() if result.round_played else None,
         )
 
     def _redraw(self, table: Table, state: TournamentState) -> None:

@@ -193,6 +193,8 @@ class TableRecord:
     away_seconds: int = 5
     disqualified: tuple[str, ...] = ()
     """Players disqualified while seated here: their chips leave play when the hand ends (docs/rules.md, rule 19)."""
+    hand_for_hand: bool = False
+    """Hand-for-hand holds the table: its hand was dealt in a round, or it waits for one (``hand_for_hand.py``)."""
     version: int = 0
 
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from tourney.domain.errors import AlreadyStarted, Conflict
+from tourney.domain.ledger import pool_account
+from tourney.domain.prizes import Placing
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.structure import TournamentFormat
 from tourney.services.compensation import UNITS_PER_STEP, pay_step
@@ -31,7 +33,7 @@ from tourney.services.records import TableRecord, TournamentRecord
 from tourney.services.register import start_when_full
 from tourney.services.start import cancel_before_start, give_up_start, start_given_up, start_missed
 from tourney.services.tables import after_write, arm, deal, retrying
-from tourney.services.views import RecoveryStep, Restarted, SweepReport, WatchReport
+from tourney.services.views import RecoveryStep, Restarted, SweepReport, WatchReport, placed_push
 
 RESTART_WINDOW = timedelta(minutes=20)
 SWEEP_GRACE = timedelta(minutes=15)
@@ -144,13 +146,24 @@ def terminate_running(deps: Deps, t: TournamentRecord, by: str, reason: str, now
     uow = deps.store.unit_of_work()
     uow.save(ended)
     coordinator = deps.store.coordinators.get(t.tournament_id)
+    placings: tuple[Placing, ...] = ()
     if coordinator is not None:
         state = coordinator.state
+        if state.hand_for_hand is not None:  # a round's eliminations are placed now, as the round stops
+            pool = pool_account(t.tournament_id)
+            placings, entries = state.close_round(now, lambda: deps.store.ledger.balance(pool))
+            uow.post(entries)
+            for p in placings:
+                entrant = deps.store.entrants.get(t.tournament_id, p.player_id)
+                if entrant is not None:
+                    uow.save(replace(entrant, placing=p, placed_at=now))
         state.status = TournamentStatus.TERMINATED
         if state.clock is not None and not state.clock.is_paused:
             state.clock = state.clock.pause(now)
         uow.save(coordinator)
     uow.commit()
+    for p in placings:
+        deps.pushes.to_player(p.player_id, placed_push(t.tournament_id, p))
     deps.workflows.recover(t.tournament_id)
     return replace(ended, version=ended.version + 1)
 

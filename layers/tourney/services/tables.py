@@ -135,6 +135,7 @@ def table_view(
         if in_progress and hand is not None
         else (),
         button_draw=shown_draw(table),
+        hand_for_hand=record.hand_for_hand,
     )
 
 

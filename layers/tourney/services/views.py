@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
 
 from tourney.domain.cards import card_str
+from tourney.domain.prizes import Placing
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -266,6 +267,8 @@ class TableView(View):
     button_draw: tuple[DrawnCardView, ...] | None = None
     """Each player's card in the draw for the button, in the view of the table's first hand after a draw
     (its first hand, and the final table's first after its redraw); None for every other hand."""
+    hand_for_hand: bool = False
+    """Hand-for-hand holds the table: it plays the bubble one hand at a time with every other table."""
 
 
 @dataclass(frozen=True)
@@ -458,6 +461,10 @@ class Coordinated(View):
     dealt: tuple[str, ...] = ()
     finished: bool = False
     waiting_for_rebuys: tuple[str, ...] = ()
+    held: bool = False
+    """Hand-for-hand holds the table until the round's other tables finish their hands."""
+    hand_for_hand_round: dict[str, Any] | None = None
+    """The hand-for-hand round this hand's end completed (``RoundPlayed.to_report``)."""
 
 
 @dataclass(frozen=True)
@@ -499,3 +506,8 @@ class WatchReport(View):
     """Tables a restart left halted (its invocation died before it resumed them), resumed now (rule 17.2)."""
     failed: tuple[str, ...] = ()
     """Tournaments whose check raised (logged as errors, counted; the others were checked all the same)."""
+
+
+def placed_push(tournament_id: str, placing: Placing) -> dict[str, Any]:
+    """The ``placed`` push to a player whose place is decided (docs/interfaces.md): place, last place, prize."""
+    return {"event": "placed", "tournament_id": tournament_id, **dataclasses.asdict(placing)}

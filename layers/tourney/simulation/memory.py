@@ -148,6 +148,10 @@ class Simulation:
         """A call AWS refused fails the run (``tourney chaos`` reports them as violations instead)."""
         self.check_failures: list[str] = []
         """The watchdog's and the sweeper's checks of a tournament that raised (``_check_failed``)."""
+        self.hand_for_hand_rounds: list[dict[str, Any]] = []
+        """Each hand-for-hand round as it completed (the report's ``hand_for_hand_rounds``)."""
+        self.rounds_completed_at: list[datetime] = []
+        self._collect_rounds()
 
     # -- set-up, as an operator and the players would -------------------------------------
 
@@ -193,6 +197,20 @@ class Simulation:
             self.cloud.after(2.0 * attempt, lambda: self._register(player, attempt + 1), "register retry")
 
     # -- the run -------------------------------------------------------------------------
+
+    def _collect_rounds(self) -> None:
+        """Keep each hand-for-hand round the coordinator completes, as it answers."""
+        coordinator = self.services.coordinator
+        handle = coordinator.on_hand_ended
+
+        def collected(message: Any) -> Any:
+            answer = handle(message)
+            if answer.hand_for_hand_round is not None:
+                self.hand_for_hand_rounds.append(answer.hand_for_hand_round)
+                self.rounds_completed_at.append(self.cloud.now())
+            return answer
+
+        coordinator.on_hand_ended = collected  # type: ignore[method-assign]
 
     def run(self) -> SimulationResult:
         cloud = self.cloud
@@ -423,6 +441,7 @@ def build_report(sim: Simulation) -> dict[str, Any]:
         "moves": state.moves if state else 0,
         "final_table_formed": state.final_table_formed if state else False,
         "invariant_checks": sim.checks.count,
+        "hand_for_hand_rounds": sim.hand_for_hand_rounds,
     }
     if sim.termination is not None and t.terminated_at is not None:
         report["termination"] = _termination_report(sim)

@@ -304,6 +304,7 @@ def _table_item(record: TableRecord, version: int) -> tm.TableItem:
             "away_seconds": record.away_seconds,
             "halted": record.halted,
             **({"disqualified": list(record.disqualified)} if record.disqualified else {}),
+            **({"hand_for_hand": True} if record.hand_for_hand else {}),
         },
         hand_number=record.table.hand_number,
         level=record.level,
@@ -332,6 +333,7 @@ def _table_record(item: tm.TableItem) -> TableRecord:
         decision_seconds=int(body.get("decision_seconds", 15)),
         away_seconds=int(body.get("away_seconds", 5)),
         disqualified=tuple(str(p) for p in body.get("disqualified", ())),
+        hand_for_hand=bool(body.get("hand_for_hand", False)),
         version=int(item.version),
     )
 
