@@ -60,7 +60,12 @@ class HttpApi(Construct):
             # cookies): API Gateway answers the preflight itself, before the authorizer.
             cors_preflight=apigw.CorsPreflightOptions(
                 allow_origins=list(cors_origins),
-                allow_methods=[apigw.CorsHttpMethod.GET, apigw.CorsHttpMethod.POST, apigw.CorsHttpMethod.DELETE],
+                allow_methods=[
+                    apigw.CorsHttpMethod.GET,
+                    apigw.CorsHttpMethod.POST,
+                    apigw.CorsHttpMethod.PUT,
+                    apigw.CorsHttpMethod.DELETE,
+                ],
                 allow_headers=["Authorization", "Content-Type", "Idempotency-Key"],
                 max_age=Duration.hours(1),
             ),

@@ -352,6 +352,8 @@ HTTP_ROUTES: tuple[HttpRoute, ...] = (
     _player("DELETE", "/tournaments/{id}/registrations/me"),
     _player("GET", "/me/account"),
     _player("GET", "/me/ledger"),
+    _player("GET", "/me/profile"),
+    _player("PUT", "/me/profile"),
     _player("GET", "/tournaments/{id}/tables/{table}"),
     _player("POST", "/tournaments/{id}/tables/{table}/actions"),
     _player("POST", "/tournaments/{id}/rebuys"),

@@ -23,7 +23,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from tourney.entrypoints.apidocs import describe
 from tourney.entrypoints.dependencies import Accounts, CurrentCaller, Lobby, Play, Registration
-from tourney.entrypoints.models import MAX_HAND, ActionRequest
+from tourney.entrypoints.models import MAX_HAND, ActionRequest, ProfileRequest
 from tourney.entrypoints.observability import MetricUnit, correlate, metrics, observed
 from tourney.entrypoints.resolver import OPENAPI_INFO, error_responses, http_resolver
 from tourney.services.views import (
@@ -33,6 +33,7 @@ from tourney.services.views import (
     LedgerView,
     MyRegistration,
     PresenceView,
+    ProfileView,
     PurchaseView,
     RegistrationView,
     Standings,
@@ -117,6 +118,17 @@ def my_account(caller: CurrentCaller, accounts: Accounts) -> AccountView:
 @app.get("/me/ledger", responses=error_responses())
 def my_ledger(caller: CurrentCaller, accounts: Accounts) -> LedgerView:
     return accounts.ledger(caller.player_id)
+
+
+@app.get("/me/profile", responses=error_responses())
+def my_profile(caller: CurrentCaller, accounts: Accounts) -> ProfileView:
+    return accounts.profile(caller.player_id)
+
+
+@app.put("/me/profile", responses=error_responses(409, 422))
+def set_my_profile(body: ProfileRequest, caller: CurrentCaller, accounts: Accounts) -> ProfileView:
+    """Choose a display name: 3-20 characters, unique regardless of case (409 when another player holds it)."""
+    return accounts.set_profile(caller.player_id, body.display_name)
 
 
 # -- tables and play ---------------------------------------------------------------------------------------------------

@@ -90,6 +90,9 @@ MATRIX: dict[str, Row] = {
     "DELETE /tournaments/{id}/registrations/me": http("/tournaments/{open}/registrations/me", 401, 404, 404),
     "GET /me/account": http("/me/account", 401, 200, 200),
     "GET /me/ledger": http("/me/ledger", 401, 200, 200),
+    "GET /me/profile": http("/me/profile", 401, 200, 200),
+    # each caller names themselves; the operator, second, finds the name taken
+    "PUT /me/profile": http("/me/profile", 401, 200, 409, body={"display_name": "Matrix Player"}),
     "GET /tournaments/{id}/tables/{table}": http("/tournaments/{run}/tables/1", 401, 200, 200),
     # the owner's decision, sent by someone else: not their seat, operators included
     "POST /tournaments/{id}/tables/{table}/actions": http(

@@ -141,7 +141,7 @@ def test_rule_18_observers_read_only_and_operators_may_always_write(
     assert refused["error"] == "observer"
     assert accepted == {"type": "chat_accepted", "hand": hand}
     expected = {"type": "chat", "tournament_id": tid, "table": "1", "hand": hand, "player": OPERATOR,
-                "text": "welcome to the table, good luck"}  # fmt: skip
+                "name": OPERATOR, "text": "welcome to the table, good luck"}  # fmt: skip
     assert by_watcher == expected and by_ann == expected
     assert {(WATCHER, "observer"), (OPERATOR, None)} <= set(kept(stack, tid))
 

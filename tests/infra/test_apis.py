@@ -20,6 +20,8 @@ CONTRACT_ROUTES = {
     "POST /tournaments/{id}/registrations": "api",
     "DELETE /tournaments/{id}/registrations/me": "api",
     "GET /me/account": "api",
+    "GET /me/profile": "api",
+    "PUT /me/profile": "api",
     "GET /me/ledger": "api",
     "GET /tournaments/{id}/tables/{table}": "api",
     "POST /tournaments/{id}/tables/{table}/actions": "api",

@@ -204,7 +204,7 @@ def test_rule_18_operators_may_always_write(services, clock, signing_key, contex
     assert (status, body["type"]) == (200, "chat_accepted")
     pushed = services.deps.pushes.received("obs")[-1]
     assert pushed == {"type": "chat", "tournament_id": tid, "table": table, "hand": body["hand"], "player": "olga",
-                      "text": "hi all"}  # fmt: skip
+                      "name": "olga", "text": "hi all"}  # fmt: skip
 
 
 def test_rule_18_a_player_in_the_hand_cannot_chat(services, clock, signing_key, context) -> None:

@@ -94,7 +94,7 @@ export function renderTournament(main, ctx, tid) {
             h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"),
               h("th", { scope: "col", class: "num" }, "Chips"), h("th", { scope: "col" }, "Table"))),
             h("tbody", {}, s.players.map((p, i) => h("tr", { class: p.player === ctx.session.player ? "mine" : "" },
-              h("td", {}, String(i + 1)), h("td", {}, p.player), h("td", { class: "num" }, chips(p.chips)), h("td", {}, p.table))))))
+              h("td", {}, String(i + 1)), h("td", {}, p.name || p.player), h("td", { class: "num" }, chips(p.chips)), h("td", {}, p.table))))))
         : null,
       tables.length && s.status === "running"
         ? h("nav", { class: "watch", "aria-label": "Tables" }, h("span", {}, "Watch: "),

@@ -44,6 +44,7 @@ from tourney.services.records import (
     EntrantRecord,
     HandRecord,
     MuteRecord,
+    NameRecord,
     Record,
     RegistrationRecord,
     RegistrationState,
@@ -72,6 +73,7 @@ _KEYS: dict[type, Callable[[Any], Key]] = {
     AuditRecord: audit_key,
     MuteRecord: mute_key,
     AccountRecord: lambda r: ("account", r.player_id),
+    NameRecord: lambda r: ("name", r.key),
 }
 
 
@@ -253,6 +255,15 @@ class _Accounts:
         return found
 
 
+class _Names:
+    def __init__(self, store: MemoryStore) -> None:
+        self._s = store
+
+    def get(self, key: str) -> NameRecord | None:
+        found: NameRecord | None = self._s._get(("name", key))
+        return found
+
+
 class MemoryStore:
     """Every repository over one dict of records and one ``Ledger``."""
 
@@ -280,6 +291,7 @@ class MemoryStore:
         self.audit = MemoryAudit(self)
         self.mutes = MemoryMutes(self)
         self.accounts = _Accounts(self)
+        self.names = _Names(self)
 
     @property
     def money(self) -> Ledger:

@@ -113,6 +113,18 @@ class NotSeated(NotFound):
     code: ClassVar[str] = "not_seated"
 
 
+class InvalidDisplayName(TourneyError):
+    """A display name breaks the rule of ``profile.display_name`` (maps to 422); nothing was changed."""
+
+    code: ClassVar[str] = "invalid_display_name"
+
+
+class NameTaken(Conflict):
+    """Another player holds that display name, regardless of case (maps to 409)."""
+
+    code: ClassVar[str] = "name_taken"
+
+
 class InvalidConfiguration(TourneyError):
     """A tournament's configuration or blind structure breaks a rule (rules, 'Defaults'); nothing was created."""
 

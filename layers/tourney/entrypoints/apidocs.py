@@ -45,6 +45,8 @@ OPERATIONS: Final[dict[str, tuple[str, str]]] = {
     "POST /tournaments/{id}/addons": ("Registration", "Buy the add-on (rebuy tournaments)"),
     "GET /me/account": ("Account", "Read the caller's balance (opens the account at the first call)"),
     "GET /me/ledger": ("Account", "Read the caller's ledger entries"),
+    "GET /me/profile": ("Account", "Read the caller's display name"),
+    "PUT /me/profile": ("Account", "Choose the caller's display name (unique regardless of case)"),
     "GET /tournaments/{id}/tables/{table}": ("Play", "Read a table as the caller sees it, with the decision clock"),
     "POST /tournaments/{id}/tables/{table}/actions": (
         "Play",

@@ -104,6 +104,7 @@ CHAT: Final = (
         "table": {"type": "string"},
         "hand": NULLABLE_INT,
         "player": {"type": "string"},
+        "name": {"type": "string", "description": "the speaker's display name (their id when they chose none)"},
         "text": {"type": "string"},
     },
 )

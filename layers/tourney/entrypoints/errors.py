@@ -66,6 +66,7 @@ STATUS_BY_ERROR: dict[type[Exception], HTTPStatus] = {
     errors.NotYourTurn: HTTPStatus.CONFLICT,
     errors.InsufficientFunds: HTTPStatus.UNPROCESSABLE_ENTITY,
     errors.InvalidConfiguration: HTTPStatus.UNPROCESSABLE_ENTITY,
+    errors.InvalidDisplayName: HTTPStatus.UNPROCESSABLE_ENTITY,
     errors.InvalidDeal: HTTPStatus.INTERNAL_SERVER_ERROR,  # the server dealt wrongly: never the caller's fault
 }
 """HTTP status by error class; the nearest class in the hierarchy decides."""

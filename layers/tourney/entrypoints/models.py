@@ -123,6 +123,14 @@ def _amount_only_to_bet_or_raise(kind_field: str) -> Callable[[int | None, Valid
 # -- players ---------------------------------------------------------------------
 
 
+class ProfileRequest(Request):
+    """``PUT /me/profile``: the display name chosen (its rule is checked by the service: 422 with the reason)."""
+
+    display_name: Annotated[str, StringConstraints(max_length=100)] = Field(
+        description="3 to 20 characters: letters, digits, '_', '-', spaces inside; unique regardless of case"
+    )
+
+
 class ActionRequest(Request):
     """A decision at the caller's seat: ``hand`` and ``seq`` name the decision awaited (a stale one is a 409)."""
 

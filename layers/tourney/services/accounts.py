@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import contextlib
+from dataclasses import replace
 
-from tourney.domain.errors import IllegalAction, NotFound, StaleVersion
+from tourney.domain.errors import IllegalAction, NameTaken, NotFound, StaleVersion
 from tourney.domain.ledger import deposit, player_account
+from tourney.domain.profile import display_name, name_key
 from tourney.services.deps import Deps
-from tourney.services.records import AccountRecord
-from tourney.services.views import AccountView, DepositView, LedgerLine, LedgerView
+from tourney.services.names import forget
+from tourney.services.records import AccountRecord, NameRecord
+from tourney.services.tables import retrying
+from tourney.services.views import AccountView, DepositView, LedgerLine, LedgerView, ProfileView
 
 
 class AccountsService:
@@ -32,6 +36,39 @@ class AccountsService:
         uow.save(AccountRecord(player, self._d.clock.now()))
         with contextlib.suppress(StaleVersion):  # opened meanwhile by another request of the same player
             uow.commit()
+
+    def profile(self, player: str) -> ProfileView:
+        """``GET /me/profile``: the caller's display name (None until they choose one)."""
+        account = self._d.store.accounts.get(player)
+        return ProfileView(player, account.display_name if account is not None else None)
+
+    def set_profile(self, player: str, name: object) -> ProfileView:
+        """``PUT /me/profile``: choose a display name, unique regardless of case (``NameTaken``, 409, when another
+        player holds it); the name given up is free for others. The same name again changes nothing."""
+        chosen = display_name(name)
+        key = name_key(chosen)
+
+        def attempt() -> ProfileView:
+            store = self._d.store
+            account = store.accounts.get(player) or AccountRecord(player, self._d.clock.now())
+            if account.display_name == chosen:
+                return ProfileView(player, chosen)
+            claim = store.names.get(key)
+            if claim is not None and claim.holder not in (None, player):
+                raise NameTaken(f"the display name {chosen!r} is taken")
+            uow = store.unit_of_work()
+            uow.save(NameRecord(key, player, claim.version if claim is not None else 0))
+            if account.display_name is not None and name_key(account.display_name) != key:
+                old = store.names.get(name_key(account.display_name))
+                if old is not None and old.holder == player:
+                    uow.save(replace(old, holder=None))
+            uow.save(replace(account, display_name=chosen))
+            uow.commit()
+            return ProfileView(player, chosen)
+
+        view = retrying(self._d, attempt)
+        forget(self._d, player)
+        return view
 
     def require_account(self, player: str) -> None:
         """``NotFound`` unless ``player`` has an account: opened at a sign-in, or holding ledger entries (an

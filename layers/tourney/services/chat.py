@@ -24,6 +24,7 @@ from typing import Protocol
 from tourney.domain import chat as rules
 from tourney.domain.errors import StaleVersion
 from tourney.services.deps import Deps
+from tourney.services.names import names_of
 from tourney.services.views import View
 
 LanguageCheck = Callable[[str], "str | None"]
@@ -128,7 +129,8 @@ class ChatService:
             raise
         self._log.append(self._line(tid, table, now, hand, player, role, said, None))
         event: dict[str, object] = {
-            "type": "chat", "tournament_id": tid, "table": table, "hand": hand, "player": player, "text": said,
+            "type": "chat", "tournament_id": tid, "table": table, "hand": hand, "player": player,
+            "name": names_of(d, [player])[player], "text": said,
         }  # fmt: skip
         d.pushes.to_table(tid, table, event, {})
         return event

@@ -8,6 +8,7 @@ one viewer: their own hole cards, and cards shown at showdown; an observer
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 from tourney.domain import fairness
@@ -17,6 +18,7 @@ from tourney.domain.histories import phh, pokerstars
 from tourney.domain.prizes import PERCENT, payout_for
 from tourney.domain.registration import TournamentStatus
 from tourney.services.deps import Deps
+from tourney.services.names import names_of
 from tourney.services.records import RegistrationState, TournamentRecord
 from tourney.services.tables import table_view
 from tourney.services.views import (
@@ -129,6 +131,9 @@ class LobbyService:
             for e in sorted(d.store.entrants.list(tid), key=lambda e: e.placing.place if e.placing else 0)
             if e.placing is not None
         )
+        names = names_of(d, [*(r.player for r in rows), *(p.player for p in places)])
+        rows = [replace(r, name=names[r.player]) for r in rows]
+        places = tuple(replace(p, name=names[p.player]) for p in places)
         total = sum(r.chips for r in rows)
         return Standings(
             tid, str(t.status), len(rows), total // len(rows) if rows else 0, level.number, level.small_blind,
@@ -137,11 +142,14 @@ class LobbyService:
 
     def table_view(self, tid: str, table: str, viewer: str | None) -> TableView:
         record = self._d.store.tables.get(tid, table)
+        names = names_of(self._d, record.table.players.values())
         coordinator = self._d.store.coordinators.get(tid)
         if coordinator is None:
-            return table_view(record, viewer)
+            return table_view(record, viewer, names=names)
         c = coordinator.state.config
-        return table_view(record, viewer, decision_seconds=c.decision_seconds, away_seconds=c.away_decision_seconds)
+        return table_view(
+            record, viewer, decision_seconds=c.decision_seconds, away_seconds=c.away_decision_seconds, names=names
+        )
 
     def hand_history(self, tid: str, table: str, hand: int, viewer: str | None) -> HandHistoryView:
         """A finished hand as PHH and PokerStars text: cards shown at showdown, plus the viewer's own."""

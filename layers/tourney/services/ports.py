@@ -47,6 +47,7 @@ from tourney.services.records import (
     EntrantRecord,
     HandRecord,
     MuteRecord,
+    NameRecord,
     Record,
     RegistrationRecord,
     RegistrationState,
@@ -166,6 +167,12 @@ class AccountRepository(Protocol):
         ...
 
 
+class NameRepository(Protocol):
+    def get(self, key: str) -> NameRecord | None:
+        """The claim of a display name by its ``profile.name_key`` (None: never claimed)."""
+        ...
+
+
 class LedgerReader(Protocol):
     def balance(self, account: Account) -> int: ...
 
@@ -208,6 +215,9 @@ class Store(Protocol):
 
     @property
     def accounts(self) -> AccountRepository: ...
+
+    @property
+    def names(self) -> NameRepository: ...
 
     def unit_of_work(self) -> UnitOfWork: ...
 

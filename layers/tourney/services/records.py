@@ -24,7 +24,8 @@ EntrantRecord       tournament and entrant (paid, table, place, prize)    start,
 HandRecord          finished hand                                         coordinator
 AuditRecord         operator act (append-only: saved once, never again)   admin, management
 MuteRecord          player muted in chat (or unmuted)                     management
-AccountRecord       player account opened (first sign-in)                 accounts
+AccountRecord       player account opened (first sign-in), display name  accounts
+NameRecord          display name claimed (unique regardless of case)     accounts
 ==================  ====================================================  ==========================
 """
 
@@ -332,11 +333,27 @@ class AccountRecord:
 
     player_id: str
     opened_at: datetime
+    display_name: str | None = None
+    """The name seats, standings, places and chat show (``PUT /me/profile``); None: the player id."""
     version: int = 0
 
     @property
     def tournament_id(self) -> None:
         """An account belongs to no tournament (observers of saves read this)."""
+        return None
+
+
+@dataclass(frozen=True)
+class NameRecord:
+    """A display name's claim, by ``profile.name_key``: ``holder`` is the player it names (None: given up)."""
+
+    key: str
+    holder: str | None
+    version: int = 0
+
+    @property
+    def tournament_id(self) -> None:
+        """A name belongs to no tournament (observers of saves read this)."""
         return None
 
 
@@ -353,6 +370,7 @@ Record = (
     | AuditRecord
     | MuteRecord
     | AccountRecord
+    | NameRecord
 )
 """Every record a unit of work saves."""
 
@@ -365,6 +383,7 @@ __all__ = [
     "EntrantRecord",
     "HandRecord",
     "MuteRecord",
+    "NameRecord",
     "Record",
     "RegistrationRecord",
     "RegistrationState",

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -23,6 +23,7 @@ from tourney.domain.table import Awaiting
 from tourney.domain.tournament import TournamentState
 from tourney.services.deps import Deps
 from tourney.services.messages import HandEnded, TimeoutDue
+from tourney.services.names import names_of
 from tourney.services.records import TableRecord, evolve
 from tourney.services.views import LastActionView, PotView, SeatView, TableView, ToAct, shown_draw
 
@@ -58,7 +59,12 @@ def deal(deps: Deps, record: TableRecord, state: TournamentState, now: datetime)
 
 
 def table_view(
-    record: TableRecord, viewer: str | None, *, decision_seconds: int = 15, away_seconds: int = 5
+    record: TableRecord,
+    viewer: str | None,
+    *,
+    decision_seconds: int = 15,
+    away_seconds: int = 5,
+    names: Mapping[str, str] | None = None,
 ) -> TableView:
     """The table as ``viewer`` sees it (None: an observer): own hole cards, and cards shown at showdown."""
     table = record.table
@@ -88,7 +94,18 @@ def table_view(
         last = last_actions.get(seat)
         last_view = LastActionView(last.kind, last.amount, last.all_in) if last is not None else None
         seats.append(
-            SeatView(seat, sp.player, table.stack(seat), bet, status, sp.away, cards, sp.bank.seconds, last_view)
+            SeatView(
+                seat,
+                sp.player,
+                table.stack(seat),
+                bet,
+                status,
+                sp.away,
+                cards,
+                sp.bank.seconds,
+                last_view,
+                name=(names or {}).get(sp.player, sp.player),
+            )
         )
     to_act: ToAct | None = None
     awaiting = table.awaiting(normal=decision_seconds, when_away=away_seconds)
@@ -145,9 +162,16 @@ def push_table(deps: Deps, record: TableRecord, event: str) -> None:
     Views are built only for the viewers connected (``Pushes.to_table_views``).
     """
 
+    names: dict[str, str] | None = None
+
     def view(player: str | None) -> dict[str, Any]:
+        nonlocal names
+        if names is None:  # once a push, and only when someone is connected
+            names = names_of(deps, record.table.players.values())
         viewer = player if player in record.table.players.values() else None
-        seen = table_view(record, viewer, decision_seconds=record.decision_seconds, away_seconds=record.away_seconds)
+        seen = table_view(
+            record, viewer, decision_seconds=record.decision_seconds, away_seconds=record.away_seconds, names=names
+        )
         return {"event": event, "table": seen.to_dict()}
 
     deps.pushes.to_table_views(record.tournament_id, record.table_id, view)

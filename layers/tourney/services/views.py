@@ -125,6 +125,8 @@ class StandingRow(View):
     player: str
     chips: int
     table: str
+    name: str = ""
+    """The player's display name (their id when they chose none)."""
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,8 @@ class PlaceView(View):
     player: str
     place: int
     prize: int
+    name: str = ""
+    """The player's display name (their id when they chose none)."""
 
 
 @dataclass(frozen=True)
@@ -179,6 +183,8 @@ class SeatView(View):
     """Seconds left in the player's time bank (docs/rules.md, 'Defaults')."""
     last_action: LastActionView | None = None
     """The seat's last action of the current street of the hand in progress; None before it acts on it."""
+    name: str = ""
+    """The player's display name (their id when they chose none)."""
 
 
 @dataclass(frozen=True)
@@ -290,6 +296,14 @@ class HandHistoryView(View):
 
 
 # -- accounts -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProfileView(View):
+    """``GET`` and ``PUT /me/profile``: the caller's display name (None: not chosen, their id is shown)."""
+
+    player_id: str
+    display_name: str | None
 
 
 @dataclass(frozen=True)

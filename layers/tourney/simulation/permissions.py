@@ -25,12 +25,14 @@ from tourney.domain.ledger import Entry
 from tourney.services.chat import ChatLine, ChatLog
 from tourney.services.ports import Store, UnitOfWork
 from tourney.services.records import (
+    AccountRecord,
     AuditRecord,
     CoordinatorRecord,
     CounterShard,
     EntrantRecord,
     HandRecord,
     MuteRecord,
+    NameRecord,
     Record,
     RegistrationRecord,
     SeatingPlan,
@@ -48,6 +50,8 @@ TABLE_OF_RECORD: dict[type, str] = {
     CoordinatorRecord: "tournaments",
     EntrantRecord: "tournaments",
     MuteRecord: "tournaments",
+    AccountRecord: "tournaments",
+    NameRecord: "tournaments",
     TableRecord: "tables",
     HandRecord: "hands",
     AuditRecord: "audit",
@@ -62,6 +66,8 @@ REPOSITORY_TABLES: dict[str, str] = {
     "coordinators": "tournaments",
     "entrants": "tournaments",
     "mutes": "tournaments",
+    "accounts": "tournaments",
+    "names": "tournaments",
     "tables": "tables",
     "hands": "hands",
     "ledger": LEDGER,
@@ -266,6 +272,8 @@ class StoreAs:
     ledger: Any
     audit: Any
     mutes: Any
+    accounts: Any
+    names: Any
 
     def __init__(self, store: Store) -> None:
         self._store = store

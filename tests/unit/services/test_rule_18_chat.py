@@ -49,8 +49,12 @@ def test_rule_18_seated_player_not_in_the_hand_may_chat_and_the_table_hears_it(
     hand = services.adapters.store.tables.get(tid, "1").table.hand_number
     # When p0 says a line
     said = services.chat.say(tid, "1", "p0", "  nice hand  ")
-    # Then the table's subscribers hear it as docs/interfaces.md's chat event, trimmed, with the hand
-    expected = {"type": "chat", "tournament_id": tid, "table": "1", "hand": hand, "player": "p0", "text": "nice hand"}
+    # Then the table's subscribers hear it as docs/interfaces.md's chat event, trimmed, with the hand and the
+    # speaker's name (their id: p0 chose no display name)
+    expected = {
+        "type": "chat", "tournament_id": tid, "table": "1", "hand": hand, "player": "p0", "name": "p0",
+        "text": "nice hand",
+    }  # fmt: skip
     assert said == expected
     assert chat_events(services) == [expected]
 

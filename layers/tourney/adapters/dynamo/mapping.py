@@ -34,6 +34,7 @@ from tourney.services.records import (
     EntrantRecord,
     HandRecord,
     MuteRecord,
+    NameRecord,
     Record,
     RegistrationRecord,
     RegistrationState,
@@ -450,14 +451,26 @@ def _account_item(record: AccountRecord, version: int) -> au.AccountItem:
         au.ACCOUNT_SK,
         account_player=record.player_id,
         opened_at=iso(record.opened_at),
+        display_name=record.display_name,
         version=version,
     )
 
 
 def _account_record(item: au.AccountItem) -> AccountRecord:
     return AccountRecord(
-        player_id=item.account_player, opened_at=parse_required(item.opened_at), version=int(item.version)
+        player_id=item.account_player,
+        opened_at=parse_required(item.opened_at),
+        display_name=item.display_name,
+        version=int(item.version),
     )
+
+
+def _name_item(record: NameRecord, version: int) -> au.NameItem:
+    return au.NameItem(au.name_pk(record.key), au.NAME_SK, holder=record.holder, version=version)
+
+
+def _name_record(item: au.NameItem) -> NameRecord:
+    return NameRecord(key=item.pk.removeprefix("name#"), holder=item.holder, version=int(item.version))
 
 
 # -- the table of mappers ---------------------------------------------------------------------------------------------
@@ -533,6 +546,7 @@ MAPPERS: dict[type, Mapper] = {
             _account_item,
             _account_record,
         ),
+        Mapper(NameRecord, lambda r: Key(au.NameItem, au.name_pk(r.key), au.NAME_SK), _name_item, _name_record),
     )
 }
 

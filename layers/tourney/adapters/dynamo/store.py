@@ -48,6 +48,7 @@ from tourney.services.records import (
     EntrantRecord,
     HandRecord,
     MuteRecord,
+    NameRecord,
     Record,
     RegistrationRecord,
     RegistrationState,
@@ -246,6 +247,12 @@ class DynamoAccounts:
         return None if item is None else mapper_of_type(AccountRecord).from_item(item)
 
 
+class DynamoNames:
+    def get(self, key: str) -> NameRecord | None:
+        item = _get(au.NameItem, au.name_pk(key), au.NAME_SK)
+        return None if item is None else mapper_of_type(NameRecord).from_item(item)
+
+
 def mapper_of_type(record_type: type) -> Any:
     from tourney.adapters.dynamo.mapping import MAPPERS
 
@@ -351,6 +358,7 @@ class DynamoStore:
         self.audit = DynamoAudit()
         self.mutes = DynamoMutes()
         self.accounts = DynamoAccounts()
+        self.names = DynamoNames()
 
     def unit_of_work(self) -> DynamoUnitOfWork:
         return DynamoUnitOfWork(self.ledger)

@@ -104,6 +104,7 @@ class MeteredStore:
         self.audit = _Audit("audit", self)
         self.mutes = _ByGet("mutes", self, _mute_key)
         self.accounts = _ByGet("accounts", self, _account_key)
+        self.names = _ByGet("names", self, _name_key)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -313,6 +314,10 @@ def _mute_key(player_id: str) -> StoredItem:
 
 def _account_key(player_id: str) -> StoredItem:
     return _missing(au.AccountItem, au.account_pk(player_id), au.ACCOUNT_SK)
+
+
+def _name_key(key: str) -> StoredItem:
+    return _missing(au.NameItem, au.name_pk(key), au.NAME_SK)
 
 
 class _Audit(_Repo):

@@ -56,6 +56,11 @@ def mute_pk(player_id: str) -> str:
 
 
 ACCOUNT_SK = "account"
+NAME_SK = "name"
+
+
+def name_pk(key: str) -> str:
+    return f"name#{key}"
 
 
 def account_pk(player_id: str) -> str:
@@ -125,4 +130,16 @@ class AccountItem(Model):
     sk = UnicodeAttribute(range_key=True, default=ACCOUNT_SK)
     account_player = UnicodeAttribute()
     opened_at = UnicodeAttribute()
+    display_name = UnicodeAttribute(null=True)
+    version = NumberAttribute(default=0)
+
+
+@stored_in(TOURNAMENTS)
+class NameItem(Model):
+    """A display name's claim, by its key regardless of case (``NameRecord``)."""
+
+    Meta = meta_for(TOURNAMENTS)
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True, default=NAME_SK)
+    holder = UnicodeAttribute(null=True)
     version = NumberAttribute(default=0)
