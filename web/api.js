@@ -59,6 +59,10 @@ export class Api {
     return this.request("POST", path, body, headers);
   }
 
+  put(path, body = {}) {
+    return this.request("PUT", path, body);
+  }
+
   del(path, body) {
     return this.request("DELETE", path, body);
   }

@@ -63,6 +63,7 @@ async function start() {
       return live;
     },
     refreshBalance: () => refreshBalance(ctx),
+    refreshProfile: () => refreshProfile(ctx),
     signedIn: () => {
       ctx.session = session();
       route(ctx);
@@ -96,10 +97,29 @@ function renderNav(ctx) {
     h("a", { href: "#/" }, "Lobby"),
     h("a", { href: "#/account", id: "balance", title: "Balance and ledger" }, "Balance …"),
     ctx.session.operator ? h("a", { href: "#/operator" }, "Operator") : null,
-    h("span", { class: "who" }, ctx.session.name || ctx.session.player),
+    h("a", { href: "#/account", class: "who", id: "who", title: "Your screen name" }, ctx.session.name || ctx.session.player),
     h("button", { type: "button", class: "link", onclick: out }, "Sign out"),
   );
   refreshBalance(ctx);
+  refreshProfile(ctx);
+}
+
+/** The header names the player by the screen name others see, and asks for one until it is chosen. */
+async function refreshProfile(ctx) {
+  const who = document.getElementById("who");
+  if (!who || !ctx.session) return;
+  try {
+    const profile = await ctx.api.get("/me/profile");
+    if (profile.display_name) {
+      who.textContent = profile.display_name;
+      who.dataset.displayName = profile.display_name;
+    } else {
+      who.textContent = "Choose a screen name";
+      delete who.dataset.displayName;
+    }
+  } catch {
+    // the account id stays shown
+  }
 }
 
 async function refreshBalance(ctx) {

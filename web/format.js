@@ -67,3 +67,23 @@ export const STATUS_LABELS = {
 };
 
 export const FORMAT_LABELS = { freezeout: "Freezeout", rebuy: "Rebuy", sng: "Sit & Go" };
+
+/** "the name is taken" -> "The name is taken." (the API's messages start in lower case). */
+export function sentence(text) {
+  const s = String(text || "").trim();
+  if (!s) return "";
+  const capital = s[0].toUpperCase() + s.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
+/** What a payment refused for want of money says: in dollars, what it costs and what the wallet holds. */
+export function shortfall(needed, balance) {
+  return `Not enough money: you need ${money(needed)}, you have ${money(balance)}.`;
+}
+
+/** A field cap this large means no cap (the API's default `max_players`). */
+export const UNCAPPED_FIELD = 250_000;
+
+export function fieldCap(maxPlayers) {
+  return Number(maxPlayers) >= UNCAPPED_FIELD ? "unlimited" : String(maxPlayers);
+}
