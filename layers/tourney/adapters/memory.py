@@ -39,6 +39,7 @@ from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutD
 from tourney.services.records import (
     AccountRecord,
     AuditRecord,
+    CompensationBatch,
     CoordinatorRecord,
     CounterShard,
     EntrantRecord,
@@ -74,6 +75,7 @@ _KEYS: dict[type, Callable[[Any], Key]] = {
     MuteRecord: mute_key,
     AccountRecord: lambda r: ("account", r.player_id),
     NameRecord: lambda r: ("name", r.key),
+    CompensationBatch: lambda r: ("compensation", r.tournament_id, r.index),
 }
 
 
@@ -88,7 +90,7 @@ def record_key(record: Record) -> Key:
     return key(record)
 
 
-_IMMUTABLE = (TournamentRecord, RegistrationRecord, CounterShard, WaitingList, SeatingPlan)
+_IMMUTABLE = (TournamentRecord, RegistrationRecord, CounterShard, WaitingList, SeatingPlan, CompensationBatch)
 """Frozen records of frozen values (configurations, tuples, times): shared, never copied."""
 
 
@@ -255,6 +257,15 @@ class _Accounts:
         return found
 
 
+class _Compensation:
+    def __init__(self, store: MemoryStore) -> None:
+        self._s = store
+
+    def batch(self, tournament_id: str, index: int) -> CompensationBatch | None:
+        found: CompensationBatch | None = self._s._get(("compensation", tournament_id, index))
+        return found
+
+
 class _Names:
     def __init__(self, store: MemoryStore) -> None:
         self._s = store
@@ -292,6 +303,7 @@ class MemoryStore:
         self.mutes = MemoryMutes(self)
         self.accounts = _Accounts(self)
         self.names = _Names(self)
+        self.compensation = _Compensation(self)
 
     @property
     def money(self) -> Ledger:

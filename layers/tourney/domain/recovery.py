@@ -80,6 +80,8 @@ PAYOUT_THRESHOLD_PERCENT: Final = 85
 """Collected strictly above this share of the guarantee: payout (rule 17.3.c)."""
 ENTRIES_PER_UNIT: Final = 20
 """Entries of a plan posted in one unit of work (one DynamoDB transaction of at most 100 items)."""
+MOVEMENTS_PER_BATCH: Final = 25 * ENTRIES_PER_UNIT
+"""Movements of a frozen plan stored together: one step's worth (about 20 KB)."""
 
 
 class CompensationOutcome(StrEnum):
@@ -350,55 +352,90 @@ class CompensationPlan:
         return hashlib.sha256(json.dumps(body, separators=(",", ":")).encode()).hexdigest()[:32]
 
     @functools.cached_property
-    def _movements(self) -> tuple[Payment | str, ...]:
-        """What moves money, in posting order: ``"overlay"``, each payment that is not zero, ``"overlay_return"``."""
-        moves: list[Payment | str] = ["overlay"] if self.overlay_in else []
-        moves.extend(p for p in self.compensation.payments if p.from_house or p.from_pool)
+    def movements(self) -> tuple[Movement, ...]:
+        """What moves money, in posting order: the overlay in, each payment that is not zero, the overlay back."""
+        moves = [Movement(MovementKind.OVERLAY_IN, "", 0, self.overlay_in)] if self.overlay_in else []
+        moves.extend(
+            Movement(MovementKind.PAYMENT, p.player_id, p.from_house, p.from_pool)
+            for p in self.compensation.payments
+            if p.from_house or p.from_pool
+        )
         if self.overlay_out:
-            moves.append("overlay_return")
+            moves.append(Movement(MovementKind.OVERLAY_OUT, "", 0, self.overlay_out))
         return tuple(moves)
-
-    def _entry(self, move: Payment | str, at: datetime) -> Entry:
-        t = self.tournament_id
-        pool, overlay = pool_account(t), overlay_account(t)
-        if move == "overlay":
-            entry = transfer(f"compensation:{t}:overlay", EntryKind.OVERLAY, t, overlay, pool, self.overlay_in, at)
-        elif move == "overlay_return":
-            entry = transfer(f"compensation:{t}:{move}", EntryKind.OVERLAY, t, pool, overlay, self.overlay_out, at)
-        else:
-            assert isinstance(move, Payment)
-            legs = (
-                (player_account(move.player_id), move.amount),
-                (pool, -move.from_pool),
-                (house_account_for(t, move.player_id, self.house_shards), -move.from_house),
-            )
-            entry = make_entry(f"compensation:{t}:{move.player_id}", EntryKind.COMPENSATION, t, legs, at)
-        assert entry is not None  # zero movements are left out of ``_movements``
-        return entry
 
     def entries(self, at: datetime) -> tuple[Entry, ...]:
         """Every entry, in the order they are posted: the overlay in, each payment, the overlay back."""
-        return tuple(self._entry(move, at) for move in self._movements)
+        return tuple(movement_entry(self.tournament_id, m, at, self.house_shards) for m in self.movements)
 
     def unit_count(self, size: int = ENTRIES_PER_UNIT) -> int:
         """How many units of ``size`` entries the plan is posted in."""
         if size < 1:
             raise ValueError("a unit holds at least one entry")
-        return -(-len(self._movements) // size)
+        return -(-len(self.movements) // size)
 
     def unit(self, index: int, at: datetime, size: int = ENTRIES_PER_UNIT) -> tuple[Entry, ...]:
-        """The ``index``-th unit of ``size`` entries, built alone (a step posts a few units of a large field's).
+        """The ``index``-th unit of ``size`` entries, built alone.
 
         In order, the pool never runs short: the overlay comes in first and
         goes back last, and the payments in between take no more than it holds.
         """
         if not 0 <= index < self.unit_count(size):
             raise IndexError(f"the plan has {self.unit_count(size)} units, not {index + 1}")
-        return tuple(self._entry(move, at) for move in self._movements[index * size : (index + 1) * size])
+        moves = self.movements[index * size : (index + 1) * size]
+        return tuple(movement_entry(self.tournament_id, m, at, self.house_shards) for m in moves)
 
     def units(self, at: datetime, size: int = ENTRIES_PER_UNIT) -> tuple[tuple[Entry, ...], ...]:
         """Every unit, in order (``unit`` each)."""
         return tuple(self.unit(i, at, size) for i in range(self.unit_count(size)))
+
+
+class MovementKind(StrEnum):
+    OVERLAY_IN = "overlay_in"
+    PAYMENT = "payment"
+    OVERLAY_OUT = "overlay_out"
+
+
+@dataclass(frozen=True, slots=True)
+class Movement:
+    """One entry of a compensation plan as plain values (a frozen batch stores these): a payment to ``player``,
+    or the overlay in or back (``from_pool``: the amount)."""
+
+    kind: MovementKind
+    player: str
+    from_house: int
+    from_pool: int
+
+    def to_list(self) -> list[Any]:
+        return [str(self.kind), self.player, self.from_house, self.from_pool]
+
+    @classmethod
+    def from_list(cls, raw: Sequence[Any]) -> Movement:
+        kind, player, house, pool = raw
+        return cls(MovementKind(kind), str(player), int(house), int(pool))
+
+
+def movement_entry(tournament_id: str, move: Movement, at: datetime, house_shards: int = 1) -> Entry:
+    """The ledger entry of one movement.
+
+    Keys: ``compensation:<t>:overlay``, ``compensation:<t>:<player>``, ``compensation:<t>:overlay_return``.
+    """
+    t = tournament_id
+    pool, overlay = pool_account(t), overlay_account(t)
+    if move.kind is MovementKind.OVERLAY_IN:
+        entry = transfer(f"compensation:{t}:overlay", EntryKind.OVERLAY, t, overlay, pool, move.from_pool, at)
+    elif move.kind is MovementKind.OVERLAY_OUT:
+        entry = transfer(f"compensation:{t}:overlay_return", EntryKind.OVERLAY, t, pool, overlay, move.from_pool, at)
+    else:
+        legs = (
+            (player_account(move.player), move.from_house + move.from_pool),
+            (pool, -move.from_pool),
+            (house_account_for(t, move.player, house_shards), -move.from_house),
+        )
+        entry = make_entry(f"compensation:{t}:{move.player}", EntryKind.COMPENSATION, t, legs, at)
+    if entry is None:
+        raise ValueError(f"a movement moves money: {move}")
+    return entry
 
 
 def plan_compensation(
@@ -491,6 +528,11 @@ class FrozenPlan:
     units: int
     at: datetime
     posted: int = 0
+    batches: int = 0
+    """How many batches of movements the plan was frozen in (``MOVEMENTS_PER_BATCH`` each, stored apart)."""
+    house_shards: int = 1
+    tables: int = 0
+    """The open tables when it was frozen (closed after the last payment)."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.posted <= self.units:
@@ -507,6 +549,9 @@ class FrozenPlan:
             "units": self.units,
             "at": self.at.isoformat(),
             "posted": self.posted,
+            "batches": self.batches,
+            "house_shards": self.house_shards,
+            "tables": self.tables,
         }
 
     @classmethod
@@ -517,4 +562,7 @@ class FrozenPlan:
             units=int(raw["units"]),
             at=datetime.fromisoformat(raw["at"]),
             posted=int(raw.get("posted", 0)),
+            batches=int(raw.get("batches", 0)),
+            house_shards=int(raw.get("house_shards", 1)),
+            tables=int(raw.get("tables", 0)),
         )

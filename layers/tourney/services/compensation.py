@@ -10,13 +10,15 @@ timeout, over as many steps as it needs:
    hands cancelled: every entrant's contributions, the stacks at the open
    tables, the prizes paid, the pool collected and the overlay already posted
    (the coordinator's state). Never from a balance read, which partial
-   posting changes. It keeps the plan's outcome, fingerprint (digest), number
-   of chunks and timestamp in the coordinator's state (``FrozenPlan``), with
+   posting changes. It writes the plan's movements in batches
+   (``CompensationBatch``, ``MOVEMENTS_PER_BATCH`` each: one step's worth),
+   then keeps the plan's outcome, fingerprint (digest), number of chunks and
+   of batches and timestamp in the coordinator's state (``FrozenPlan``), with
    a write conditional on that state's version: of two racing steps one
    freezes, the other reads the plan frozen.
-2. **Post.** Each step computes the plan again from the same facts, refuses
-   it if its digest is not the frozen one (``CompensationChanged``: something
-   moved at a terminated tournament), and posts the next chunks
+2. **Post.** Each step reads only the batch of the chunks it posts, never the
+   field again (so a field of any size costs the same per player), and posts
+   the next chunks
    (``domain.recovery.ENTRIES_PER_UNIT`` entries each, one unit of work each). Every entry is
    idempotent by its key and the same at every retry, so a chunk posted again
    (after a crash, by a second execution racing) changes nothing. The count of
@@ -40,12 +42,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from tourney.domain.ledger import Entry
 from tourney.domain.recovery import (
+    ENTRIES_PER_UNIT,
+    MOVEMENTS_PER_BATCH,
     CompensationPlan,
     Contribution,
     FrozenPlan,
+    Movement,
     Stack,
     Termination,
+    movement_entry,
     paid_by,
     plan_compensation,
     plan_full_refund,
@@ -53,23 +60,30 @@ from tourney.domain.recovery import (
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.tournament import TournamentState, entry_contribution
 from tourney.services.deps import Deps
-from tourney.services.records import EntrantRecord, RegistrationState, TableRecord, TournamentRecord
+from tourney.services.records import (
+    CompensationBatch,
+    EntrantRecord,
+    RegistrationState,
+    TableRecord,
+    TournamentRecord,
+)
 from tourney.services.tables import retrying
 from tourney.services.views import RecoveryStep
 
-UNITS_PER_STEP = 25
+UNITS_PER_STEP = MOVEMENTS_PER_BATCH // ENTRIES_PER_UNIT
 """Units of work (chunks of entries, batches of tables closed) one step commits.
 
 On DynamoDB a chunk is one transaction of at most 96 items plus a consistent
-read of the pool's shards: well under a second, so 25 chunks (500 players) and
-the step's reads of the entrants and tables fit the task function's timeout
-with room to spare."""
+read of the pool's shards: well under a second, so 25 chunks (500 players, one
+batch of the frozen plan) fit the task function's timeout with room to spare."""
 TABLES_PER_UNIT = 25
 """Tables closed in one unit of work (each a conditional write)."""
+BATCHES_PER_WRITE = 25
+"""Batches of a frozen plan written in one unit of work (one transaction of at most 100 items)."""
 
 
 class CompensationChanged(RuntimeError):
-    """The facts give another plan than the one frozen: something moved at a terminated tournament (a defect)."""
+    """The plan cannot be frozen or paid as frozen: a hand still in play, a batch missing (a defect)."""
 
 
 @dataclass(frozen=True)
@@ -92,39 +106,27 @@ def pay_step(
     if units < 1:
         raise ValueError("a step commits at least one unit of work")
     tid = t.tournament_id
-    frozen, plan, tables = _freeze(d, t, cancel_hands)
+    frozen = _freeze(d, t, cancel_hands)
     if frozen is None:
         return RecoveryStep(tid, "nothing")
     budget = units
     paid: list[tuple[str, int]] = []
     tables_left = 0
     if not frozen.entries_done:
-        if plan is None:
-            plan, tables = _plan_now(d, t)
-        if plan is None or plan.digest != frozen.digest:
-            # A racing step may have posted every chunk and begun closing the tables: then the plan is paid.
-            frozen = _frozen(d, tid)
-            if frozen is None:
-                return RecoveryStep(tid, "nothing")
-            if not frozen.entries_done:
-                raise CompensationChanged(f"{tid}: the facts no longer give the compensation plan frozen")
-        else:
-            count = plan.unit_count()
-            if count != frozen.units:
-                raise CompensationChanged(f"{tid}: the plan has {count} chunks, not {frozen.units}")
-            end = frozen.posted
-            while end < count and budget > 0:
-                chunk = plan.unit(end, frozen.at)
-                # A chunk is posted all or nothing: one of its keys found, it was (by a step that died since).
-                if d.store.ledger.entry(chunk[-1].key) is None:
-                    uow = d.store.unit_of_work()
-                    uow.post(chunk)
-                    uow.commit()
-                    paid.extend(paid_by(chunk))
-                    budget -= 1
-                end += 1
-            frozen = _advance(d, tid, end)
-            tables_left = -(-len(tables) // TABLES_PER_UNIT)
+        batches: dict[int, CompensationBatch] = {}
+        end = frozen.posted
+        while end < frozen.units and budget > 0:
+            chunk = _chunk(d, tid, frozen, end, batches)
+            # A chunk is posted all or nothing: one of its keys found, it was (by a step that died since).
+            if d.store.ledger.entry(chunk[-1].key) is None:
+                uow = d.store.unit_of_work()
+                uow.post(chunk)
+                uow.commit()
+                paid.extend(paid_by(chunk))
+                budget -= 1
+            end += 1
+        frozen = _advance(d, tid, end)
+        tables_left = -(-frozen.tables // TABLES_PER_UNIT)
     if frozen.entries_done and budget > 0:
         tables_left = _close_tables(d, tid, budget)
         if tables_left == 0:
@@ -190,38 +192,23 @@ def _plan(d: Deps, t: TournamentRecord, state: TournamentState, tables: Sequence
     return plan_full_refund(tid, contributions, house_shards=t.house_shards)
 
 
-def _plan_now(d: Deps, t: TournamentRecord) -> tuple[CompensationPlan | None, list[TableRecord]]:
-    """The plan from the stored facts now (None when they no longer make one: every table closed, say)."""
-    coordinator = d.store.coordinators.get(t.tournament_id)
-    if coordinator is None:
-        return None, []
-    tables = _open_tables(d, t.tournament_id)
-    try:
-        plan = _plan(d, t, coordinator.state, tables)
-    except ValueError:
-        return None, tables
-    return plan, tables
-
-
 def _frozen(d: Deps, tid: str) -> FrozenPlan | None:
     coordinator = d.store.coordinators.get(tid)
     return None if coordinator is None else coordinator.state.compensation
 
 
-Frozen = tuple[FrozenPlan | None, CompensationPlan | None, list[TableRecord]]
+Frozen = FrozenPlan | None
 
 
 def _freeze(d: Deps, t: TournamentRecord, cancel_hands: Callable[[str], object]) -> Frozen:
-    """The plan frozen by the first step (written once: conditional on the coordinator's version).
-
-    Also the plan itself and the open tables when this step froze it (None and [] when it was frozen before).
-    """
+    """The plan frozen by the first step: its batches written, then the plan (conditional on the coordinator's
+    version)."""
     tid = t.tournament_id
 
     def attempt() -> Frozen:
         coordinator = d.store.coordinators.get(tid)
         if coordinator is None or coordinator.state.compensation is not None:
-            return (None if coordinator is None else coordinator.state.compensation), None, []
+            return None if coordinator is None else coordinator.state.compensation
         tables = _open_tables(d, tid)
         if any(r.table.hand_in_progress for r in tables):
             cancel_hands(tid)  # rule 17.1 first: stacks as at the start of the hands in progress
@@ -231,15 +218,61 @@ def _freeze(d: Deps, t: TournamentRecord, cancel_hands: Callable[[str], object])
             coordinator = d.store.coordinators.get(tid)
             assert coordinator is not None
         plan = _plan(d, t, coordinator.state, tables)
+        batches = _write_batches(d, tid, plan.movements)
         at = d.clock.now()
-        frozen = FrozenPlan(plan.outcome, plan.digest, units=plan.unit_count(), at=at)
+        frozen = FrozenPlan(
+            plan.outcome,
+            plan.digest,
+            units=plan.unit_count(),
+            at=at,
+            batches=batches,
+            house_shards=plan.house_shards,
+            tables=len(tables),
+        )
         coordinator.state.compensation = frozen
         uow = d.store.unit_of_work()
         uow.save(coordinator)
         uow.commit()
-        return frozen, plan, tables
+        return frozen
 
     return retrying(d, attempt)
+
+
+def _write_batches(d: Deps, tid: str, movements: Sequence[Movement]) -> int:
+    """The plan's movements stored in batches, ``BATCHES_PER_WRITE`` to a unit of work; a batch already written
+    (by a step that died before freezing the plan, or one racing) is the same, and kept. How many there are."""
+    count = -(-len(movements) // MOVEMENTS_PER_BATCH)
+    for first in range(0, count, BATCHES_PER_WRITE):
+
+        def write(first: int = first) -> None:
+            missing = [
+                i
+                for i in range(first, min(first + BATCHES_PER_WRITE, count))
+                if d.store.compensation.batch(tid, i) is None
+            ]
+            if not missing:
+                return
+            uow = d.store.unit_of_work()
+            for index in missing:
+                moves = tuple(movements[index * MOVEMENTS_PER_BATCH : (index + 1) * MOVEMENTS_PER_BATCH])
+                uow.save(CompensationBatch(tid, index, moves))
+            uow.commit()
+
+        retrying(d, write)
+    return count
+
+
+def _chunk(d: Deps, tid: str, frozen: FrozenPlan, index: int, read: dict[int, CompensationBatch]) -> tuple[Entry, ...]:
+    """The ``index``-th chunk of the frozen plan, from its batch (each batch read once a step, into ``read``)."""
+    first = index * ENTRIES_PER_UNIT
+    number, offset = divmod(first, MOVEMENTS_PER_BATCH)
+    if number not in read:
+        found = d.store.compensation.batch(tid, number)
+        if found is None:
+            raise CompensationChanged(f"{tid}: batch {number} of the frozen plan is missing")
+        read[number] = found
+    moves = read[number].movements[offset : offset + ENTRIES_PER_UNIT]
+    return tuple(movement_entry(tid, m, frozen.at, frozen.house_shards) for m in moves)
 
 
 def _advance(d: Deps, tid: str, posted: int) -> FrozenPlan:
@@ -261,23 +294,25 @@ def _advance(d: Deps, tid: str, posted: int) -> FrozenPlan:
 
 
 def _close_tables(d: Deps, tid: str, budget: int) -> int:
-    """Close open tables, ``TABLES_PER_UNIT`` per unit of work, at most ``budget`` units; the units still to do."""
-    for _ in range(budget):
+    """Close open tables, ``TABLES_PER_UNIT`` per unit of work, at most ``budget`` units; the units still to do.
 
-        def close_some() -> int:
-            tables = _open_tables(d, tid)
-            batch = tables[:TABLES_PER_UNIT]
-            if not batch:
-                return 0
+    The open tables are listed once a step; each unit reads its own tables again as it closes them."""
+    open_tables = _open_tables(d, tid)
+    for unit in range(budget):
+        batch = open_tables[unit * TABLES_PER_UNIT : (unit + 1) * TABLES_PER_UNIT]
+        if not batch:
+            return 0
+
+        def close(batch: list[TableRecord] = batch) -> None:
             uow = d.store.unit_of_work()
             for record in batch:
-                uow.save(replace(record, closed=True))
+                current = d.store.tables.get(tid, record.table_id)
+                if not current.closed:
+                    uow.save(replace(current, closed=True))
             uow.commit()
-            return len(tables) - len(batch)
 
-        if retrying(d, close_some) == 0:
-            return 0
-    return -(-len(_open_tables(d, tid)) // TABLES_PER_UNIT)
+        retrying(d, close)
+    return -(-max(0, len(open_tables) - budget * TABLES_PER_UNIT) // TABLES_PER_UNIT)
 
 
 def _end(d: Deps, tid: str) -> None:

@@ -42,6 +42,7 @@ from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutD
 from tourney.services.records import (
     AccountRecord,
     AuditRecord,
+    CompensationBatch,
     CoordinatorRecord,
     CounterShard,
     EntrantRecord,
@@ -167,6 +168,12 @@ class AccountRepository(Protocol):
         ...
 
 
+class CompensationRepository(Protocol):
+    def batch(self, tournament_id: str, index: int) -> CompensationBatch | None:
+        """A batch of the tournament's frozen compensation plan (None: not written)."""
+        ...
+
+
 class NameRepository(Protocol):
     def get(self, key: str) -> NameRecord | None:
         """The claim of a display name by its ``profile.name_key`` (None: never claimed)."""
@@ -218,6 +225,9 @@ class Store(Protocol):
 
     @property
     def names(self) -> NameRepository: ...
+
+    @property
+    def compensation(self) -> CompensationRepository: ...
 
     def unit_of_work(self) -> UnitOfWork: ...
 

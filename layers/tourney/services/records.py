@@ -26,6 +26,7 @@ AuditRecord         operator act (append-only: saved once, never again)   admin,
 MuteRecord          player muted in chat (or unmuted)                     management
 AccountRecord       player account opened (first sign-in), display name  accounts
 NameRecord          display name claimed (unique regardless of case)     accounts
+CompensationBatch   tournament and batch of a frozen compensation plan   recovery
 ==================  ====================================================  ==========================
 """
 
@@ -37,6 +38,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from tourney.domain.prizes import Placing
+from tourney.domain.recovery import Movement
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.seating import TableSeating
 from tourney.domain.structure import TournamentConfig
@@ -344,6 +346,17 @@ class AccountRecord:
 
 
 @dataclass(frozen=True)
+class CompensationBatch:
+    """A batch of a compensation plan, frozen by its first step: ``MOVEMENTS_PER_BATCH`` movements from the
+    ``index``-th on (docs/rules.md, rule 17.3). Written once; each later step reads only the batch it posts."""
+
+    tournament_id: str
+    index: int
+    movements: tuple[Movement, ...]
+    version: int = 0
+
+
+@dataclass(frozen=True)
 class NameRecord:
     """A display name's claim, by ``profile.name_key``: ``holder`` is the player it names (None: given up)."""
 
@@ -371,6 +384,7 @@ Record = (
     | MuteRecord
     | AccountRecord
     | NameRecord
+    | CompensationBatch
 )
 """Every record a unit of work saves."""
 
@@ -378,6 +392,7 @@ __all__ = [
     "AccountRecord",
     "AuditAct",
     "AuditRecord",
+    "CompensationBatch",
     "CoordinatorRecord",
     "CounterShard",
     "EntrantRecord",

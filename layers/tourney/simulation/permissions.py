@@ -27,6 +27,7 @@ from tourney.services.ports import Store, UnitOfWork
 from tourney.services.records import (
     AccountRecord,
     AuditRecord,
+    CompensationBatch,
     CoordinatorRecord,
     CounterShard,
     EntrantRecord,
@@ -52,6 +53,7 @@ TABLE_OF_RECORD: dict[type, str] = {
     MuteRecord: "tournaments",
     AccountRecord: "tournaments",
     NameRecord: "tournaments",
+    CompensationBatch: "tournaments",
     TableRecord: "tables",
     HandRecord: "hands",
     AuditRecord: "audit",
@@ -68,6 +70,7 @@ REPOSITORY_TABLES: dict[str, str] = {
     "mutes": "tournaments",
     "accounts": "tournaments",
     "names": "tournaments",
+    "compensation": "tournaments",
     "tables": "tables",
     "hands": "hands",
     "ledger": LEDGER,
@@ -274,6 +277,7 @@ class StoreAs:
     mutes: Any
     accounts: Any
     names: Any
+    compensation: Any
 
     def __init__(self, store: Store) -> None:
         self._store = store

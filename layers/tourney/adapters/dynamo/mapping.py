@@ -20,6 +20,7 @@ from tourney.adapters.dynamo.models import audit as au
 from tourney.adapters.dynamo.models import tables as tm
 from tourney.adapters.dynamo.models import tournaments as tn
 from tourney.domain.prizes import Placing
+from tourney.domain.recovery import Movement
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.seating import TableSeating
 from tourney.domain.structure import TournamentConfig
@@ -29,6 +30,7 @@ from tourney.services.records import (
     AccountRecord,
     AuditAct,
     AuditRecord,
+    CompensationBatch,
     CoordinatorRecord,
     CounterShard,
     EntrantRecord,
@@ -206,6 +208,26 @@ def _plan_item(record: SeatingPlan, version: int) -> tn.SeatingPlanItem:
         batch=record.batch,
         body=[[t.table, [[seat, player] for seat, player in t.seats]] for t in record.tables],
         version=version,
+    )
+
+
+def _batch_item(record: CompensationBatch, version: int) -> tn.CompensationBatchItem:
+    return tn.CompensationBatchItem(
+        tn.tournament_pk(record.tournament_id),
+        tn.compensation_sk(record.index),
+        tournament_id=record.tournament_id,
+        batch=record.index,
+        body=[m.to_list() for m in record.movements],
+        version=version,
+    )
+
+
+def _batch_record(item: tn.CompensationBatchItem) -> CompensationBatch:
+    return CompensationBatch(
+        tournament_id=item.tournament_id,
+        index=int(item.batch),
+        movements=tuple(Movement.from_list(m) for m in item.body),
+        version=int(item.version),
     )
 
 
@@ -511,6 +533,12 @@ MAPPERS: dict[type, Mapper] = {
             lambda r: Key(tn.SeatingPlanItem, tn.tournament_pk(r.tournament_id), tn.seating_sk(r.batch)),
             _plan_item,
             _plan_record,
+        ),
+        Mapper(
+            CompensationBatch,
+            lambda r: Key(tn.CompensationBatchItem, tn.tournament_pk(r.tournament_id), tn.compensation_sk(r.index)),
+            _batch_item,
+            _batch_record,
         ),
         Mapper(
             CoordinatorRecord,

@@ -43,6 +43,7 @@ from tourney.domain.registration import TournamentStatus
 from tourney.services.records import (
     AccountRecord,
     AuditRecord,
+    CompensationBatch,
     CoordinatorRecord,
     CounterShard,
     EntrantRecord,
@@ -247,6 +248,12 @@ class DynamoAccounts:
         return None if item is None else mapper_of_type(AccountRecord).from_item(item)
 
 
+class DynamoCompensation:
+    def batch(self, tournament_id: str, index: int) -> CompensationBatch | None:
+        item = _get(tn.CompensationBatchItem, tn.tournament_pk(tournament_id), tn.compensation_sk(index))
+        return None if item is None else mapper_of_type(CompensationBatch).from_item(item)
+
+
 class DynamoNames:
     def get(self, key: str) -> NameRecord | None:
         item = _get(au.NameItem, au.name_pk(key), au.NAME_SK)
@@ -359,6 +366,7 @@ class DynamoStore:
         self.mutes = DynamoMutes()
         self.accounts = DynamoAccounts()
         self.names = DynamoNames()
+        self.compensation = DynamoCompensation()
 
     def unit_of_work(self) -> DynamoUnitOfWork:
         return DynamoUnitOfWork(self.ledger)

@@ -105,6 +105,7 @@ class MeteredStore:
         self.mutes = _ByGet("mutes", self, _mute_key)
         self.accounts = _ByGet("accounts", self, _account_key)
         self.names = _ByGet("names", self, _name_key)
+        self.compensation = _Compensation("compensation", self)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
@@ -314,6 +315,14 @@ def _mute_key(player_id: str) -> StoredItem:
 
 def _account_key(player_id: str) -> StoredItem:
     return _missing(au.AccountItem, au.account_pk(player_id), au.ACCOUNT_SK)
+
+
+class _Compensation(_Repo):
+    def batch(self, tournament_id: str, index: int) -> Any:
+        found = self._inner.batch(tournament_id, index)
+        missing = _missing(tn.CompensationBatchItem, tn.tournament_pk(tournament_id), tn.compensation_sk(index))
+        self._store.charge_get(found, missing)
+        return found
 
 
 def _name_key(key: str) -> StoredItem:

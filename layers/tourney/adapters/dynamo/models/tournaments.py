@@ -69,6 +69,10 @@ def seating_sk(batch: int) -> str:
     return f"{SEATING_PREFIX}{batch:05d}"
 
 
+def compensation_sk(batch: int) -> str:
+    return f"compensation#{batch:05d}"
+
+
 def lobby_pk(status: str) -> str:
     return f"status#{status}"
 
@@ -158,6 +162,17 @@ class SeatingPlanItem(_Versioned):
     batch = NumberAttribute()
     body = BodyAttribute()
     """``[[table, [[seat, player], ...]], ...]``"""
+
+
+@stored_in(TOURNAMENTS)
+class CompensationBatchItem(_Versioned):
+    Meta = meta_for(TOURNAMENTS)
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True)
+    tournament_id = UnicodeAttribute()
+    batch = NumberAttribute()
+    body = BodyAttribute()
+    """``[[kind, player, from_house, from_pool], ...]``: the batch's movements (``recovery.Movement``)."""
 
 
 @stored_in(TOURNAMENTS)
