@@ -8,6 +8,7 @@ Controls are found by role and accessible name (docs/interfaces.md, 'Web client'
 from __future__ import annotations
 
 import re
+import time
 from datetime import timedelta
 from typing import Any
 
@@ -15,7 +16,7 @@ import pytest
 
 from infra.local.runtime import LocalRuntime
 from tests.browser.conftest import DESKTOP, PHONE, Pages, sign_in
-from tests.e2e.seeding import call, create, fund, later, register
+from tests.e2e.seeding import PATIENCE, call, create, fund, later, register, seed_running
 
 OPERATOR = "lobby-op"
 SIZES = pytest.mark.parametrize("size", ["phone", "desktop"])
@@ -133,3 +134,101 @@ def test_the_lobby_says_it_is_loading_and_tells_a_new_player_what_to_do_when_not
     page.get_by_role("heading", name="No tournament is announced yet").wait_for()
     page.get_by_role("link", name="choose your screen name and check your balance").click()
     page.get_by_role("button", name="Save screen name").wait_for()
+
+
+@SIZES
+def test_the_tournament_page_pays_in_money_says_unlimited_and_refuses_a_short_wallet_in_dollars(
+    stack: LocalRuntime, pages: Pages, size: str
+) -> None:
+    # Given an uncapped freezeout paying 50/30/20 of a $1,000.00 guarantee, at $50.00 + $5.00, and a player with $12.00
+    player, tid, name = f"short-{size}", f"pays-{size}", f"Pays Cup {size}"
+    fund(stack, OPERATOR, player, amount=1_200)
+    create(stack, OPERATOR, tid, later(), name=name, buy_in=5_000, entry_fee=500, guarantee=100_000, min_players=3,
+           payout_percent=[50, 30, 20])  # fmt: skip
+    page = pages.signed_in(player, viewport=VIEWPORTS[size])
+    # When the player opens the tournament's page
+    page.goto(f"{stack.urls['app']}#/t/{tid}")
+    payouts = page.get_by_role("region", name="Payouts")
+    # Then the payouts are in money, with the places paid, and the field is unlimited
+    payouts.get_by_text("Places paid", exact=True).wait_for()
+    assert "3" in payouts.locator("dd").nth(1).inner_text()
+    prizes = payouts.get_by_role("listitem").all_inner_texts()
+    assert [re.sub(r"\s+", " ", p) for p in prizes] == [
+        "1st $500.00 (50 %)", "2nd $300.00 (30 %)", "3rd $200.00 (20 %)"
+    ], prizes  # fmt: skip
+    assert page.get_by_text("0 of unlimited").count() == 1
+    # When the player registers without the money
+    page.get_by_role("button", name="Register").click()
+    # Then the refusal says in dollars what it costs and what the account holds, no cents and no account ids
+    refusal = page.get_by_role("status").filter(has_text="you need")
+    refusal.wait_for()
+    assert "you need $55.00, you have $12.00" in refusal.inner_text()
+    assert "cents" not in refusal.inner_text() and player not in refusal.inner_text()
+    # When the player is credited, registers, and opens the ledger
+    fund(stack, OPERATOR, player, amount=10_000)
+    page.get_by_role("button", name="Register").click()
+    page.get_by_role("button", name="Unregister").wait_for()
+    page.get_by_role("link", name=re.compile("^Balance")).click()
+    # Then the ledger names the tournament, never its id
+    ledger = page.get_by_role("table", name="Ledger entries, newest first")
+    ledger.get_by_role("link", name=name).first.wait_for()
+    assert tid not in ledger.inner_text()
+
+
+def play_hand_through(stack: LocalRuntime, tid: str, players: tuple[str, str], hand: int) -> None:
+    """Check or call every decision of ``hand`` at table 1 until the next hand is dealt."""
+    deadline = time.time() + PATIENCE
+    while time.time() < deadline:
+        status, view = call(stack, "GET", f"/tournaments/{tid}/tables/1", stack.token(players[0]))
+        if status == 200 and view["hand"] > hand:
+            return
+        to_act = view.get("to_act") if status == 200 else None
+        if to_act:
+            body = {"hand": view["hand"], "seq": to_act["seq"], "action": "check" if to_act["can_check"] else "call"}
+            call(stack, "POST", f"/tournaments/{tid}/tables/1/actions", stack.token(to_act["player"]), body)
+        else:
+            time.sleep(0.2)
+    raise AssertionError(f"hand {hand} of {tid} did not end")
+
+
+@SIZES
+def test_a_finished_hand_of_a_table_is_replayed_street_by_street(stack: LocalRuntime, pages: Pages, size: str) -> None:
+    # Given a running table whose second hand was checked and called down to the river
+    players = (f"rep-a-{size}", f"rep-b-{size}")
+    fund(stack, OPERATOR, *players, amount=50_000)
+    tid, _ = seed_running(stack, OPERATOR, f"replay-{size}", players)
+    play_hand_through(stack, tid, players, 2)
+    put_name(stack, players[1], f"Villain {size}")
+    page = pages.signed_in(players[0], viewport=VIEWPORTS[size])
+    # When the player picks the table among the tournament's finished hands, and the second hand
+    page.goto(f"{stack.urls['app']}#/t/{tid}")
+    hands = page.get_by_role("region", name="Finished hands")
+    hands.get_by_role("combobox", name="Table").select_option(label="Table 1")
+    hands.get_by_role("link", name="Hand #2").click()
+    replay = page.get_by_role("region", name="Replay")
+    # Then the replay opens on the preflop with the blinds posted and the player's own cards
+    replay.get_by_role("heading", name="Preflop").wait_for()
+    assert "posts a blind" in replay.get_by_role("list", name="Preflop actions").inner_text()
+    mine = replay.get_by_role("row").filter(has=page.get_by_role("rowheader", name=players[0]))
+    theirs = replay.get_by_role("row").filter(has=page.get_by_role("rowheader", name=f"Villain {size}"))
+    assert "hidden" not in mine.inner_text()
+    # When the player steps street by street
+    for street, board in (("Flop", 3), ("Turn", 4), ("River", 5)):
+        replay.get_by_role("button", name="Next street").click()
+        # Then each street shows its board and what was done in it
+        replay.get_by_role("heading", name=street).wait_for()
+        assert replay.locator(".mini-card").count() >= board
+        assert "checks" in replay.get_by_role("list", name=f"{street} actions").inner_text()
+    replay.get_by_role("button", name="Next street").click()
+    replay.get_by_role("heading", name="Result").wait_for()
+    assert "collects" in replay.get_by_role("list", name="Result actions").inner_text()
+    assert replay.get_by_role("button", name="Next street").is_disabled()
+    assert "shows" in replay.get_by_role("list", name="Result actions").inner_text()
+    replay.get_by_role("button", name="Previous street").click()
+    replay.get_by_role("heading", name="River").wait_for()
+    # When the player goes back to the first hand, folded before the flop
+    page.get_by_role("link", name="Previous hand").click()
+    page.get_by_role("heading", name="Hand #1, table 1").wait_for()
+    replay.get_by_role("heading", name="Preflop").wait_for()
+    # Then the other player's cards, never shown, stay hidden, and the player's own are there
+    assert "hidden" in theirs.inner_text() and "hidden" not in mine.inner_text()

@@ -2,7 +2,7 @@
 
 import { idempotencyKey, seg } from "../api.js";
 import { fill, h } from "../dom.js";
-import { chips, duration, FORMAT_LABELS, money, ordinal, when } from "../format.js";
+import { chips, duration, fieldCap, FORMAT_LABELS, money, ordinal, shortfall, when } from "../format.js";
 import { fact } from "./lobby.js";
 import { every, notice, problem, say, statusBadge } from "./common.js";
 
@@ -11,8 +11,9 @@ export function renderTournament(main, ctx, tid) {
   const me = h("section", { class: "panel", "aria-labelledby": "me-h" });
   const standings = h("section", { class: "panel", "aria-labelledby": "st-h" });
   const structure = h("section", { class: "panel", "aria-labelledby": "str-h" });
+  const hands = finishedHands(ctx, tid);
   const status = notice();
-  main.append(head, status, h("div", { class: "columns" }, h("div", {}, me, standings), structure));
+  main.append(head, status, h("div", { class: "columns" }, h("div", {}, me, standings, hands.section), structure));
   let details = null;
   let registration = null;
   let table = null;
@@ -20,7 +21,7 @@ export function renderTournament(main, ctx, tid) {
   let registrationKey = null;
   let drawn = "";
 
-  const act = async (label, call) => {
+  const act = async (label, call, price = 0) => {
     if (busy) return;
     busy = true;
     try {
@@ -29,7 +30,7 @@ export function renderTournament(main, ctx, tid) {
       await refresh();
       ctx.refreshBalance();
     } catch (error) {
-      say(status, problem(error), "error");
+      say(status, await refusal(ctx, error, price), "error");
     } finally {
       busy = false;
     }
@@ -39,6 +40,7 @@ export function renderTournament(main, ctx, tid) {
     return act(
       (a) => (a.status === "waitlisted" ? `On the waiting list, position ${a.position}` : `Registered: ${money(a.paid)} paid`),
       () => ctx.api.post(`/tournaments/${seg(tid)}/registrations`, {}, { "Idempotency-Key": registrationKey }),
+      details.buy_in + details.entry_fee,
     );
   };
   const unregister = () => {
@@ -73,13 +75,16 @@ export function renderTournament(main, ctx, tid) {
 
   const drawStandings = (s) => {
     if (!s) {
-      fill(standings, h("h2", { id: "st-h" }, "Standings"), h("p", { class: "muted" }, "Standings appear when the tournament starts."));
+      const n = details.registered;
+      fill(standings, h("h2", { id: "st-h" }, "Entrants"),
+        h("p", { class: "muted" }, `${n} player${n === 1 ? "" : "s"} registered so far${details.waitlisted ? `, ${details.waitlisted} waiting` : ""}: each entrant is listed here with their chips once the tournament starts.`));
       return;
     }
     const tables = [...new Set(s.players.map((p) => p.table))].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
     fill(standings,
       h("h2", { id: "st-h" }, "Standings"),
       h("dl", { class: "facts" },
+        fact("Entrants", String(s.players.length + s.places.length)),
         fact("Players left", String(s.players_left)),
         fact("Average stack", chips(s.average_stack)),
         fact("Level", `${s.level}: ${chips(s.small_blind)}/${chips(s.big_blind)}${s.ante ? ` ante ${chips(s.ante)}` : ""}`),
@@ -111,9 +116,9 @@ export function renderTournament(main, ctx, tid) {
         fact("Format", FORMAT_LABELS[d.format] || d.format),
         fact("Buy-in", `${money(d.buy_in)} + ${money(d.entry_fee)}`),
         fact("Guarantee", d.guarantee ? money(d.guarantee) : "none"),
-        fact("Registered", `${d.registered} of ${d.max_players}`),
+        fact("Registered", `${d.registered} of ${fieldCap(d.max_players)}`),
         fact("Waiting list", String(d.waitlisted)),
-        fact("Players", `${d.min_players} to ${d.max_players}, ${d.seats_per_table} a table`),
+        fact("Players", `${d.min_players} to ${fieldCap(d.max_players)}, ${d.seats_per_table} a table`),
         fact("Starting stack", chips(d.starting_stack)),
         fact("Decision time", `${d.decision_seconds} s`),
         d.start_at ? fact("Starts", when(d.start_at)) : fact("Starts", "when full"),
@@ -122,10 +127,7 @@ export function renderTournament(main, ctx, tid) {
         d.rebuy_levels && d.rebuy_levels.length ? fact("Rebuys", d.rebuy_levels.map(([a, b]) => `levels ${a} to ${b}`).join(", ")) : null,
         d.add_on_chips ? fact("Add-on", `${chips(d.add_on_chips)} chips`) : null),
       d.start_at && d.status === "registering" ? h("p", { class: "countdown big", id: "countdown" }) : null,
-      h("h3", {}, "Payouts"),
-      d.payout_percent.length
-        ? h("ol", { class: "payouts" }, d.payout_percent.map((p) => h("li", {}, `${Number(p)} %`)))
-        : h("p", { class: "muted" }, "Set by the number of entrants."),
+      payouts(d),
       h("h3", {}, "Blind levels"),
       levelsTable(d.levels.slice(0, 10)),
       d.levels.length > 10 ? h("details", { class: "levels" }, h("summary", {}, `All ${d.levels.length} levels`), levelsTable(d.levels.slice(10))) : null);
@@ -159,6 +161,7 @@ export function renderTournament(main, ctx, tid) {
       drawStructure();
       drawMe(s);
       drawStandings(s);
+      hands.update(s);
       tick();
     } catch (error) {
       say(status, problem(error), "error");
@@ -170,6 +173,99 @@ export function renderTournament(main, ctx, tid) {
     stop();
     clearInterval(clock);
   };
+}
+
+/**
+ * The finished hands of a table, each a link to its replay: the tables are those the standings named, and a table's
+ * view gives the number of its hand (GET /tournaments/{id}/tables/{table}).
+ */
+function finishedHands(ctx, tid) {
+  const section = h("section", { class: "panel", "aria-labelledby": "hands-h", hidden: true });
+  const picker = h("select", { id: "hands-table", name: "table" });
+  const list = h("div", {});
+  const tables = new Set();
+  let shown = "";
+  const draw = async () => {
+    const table = picker.value;
+    if (!table) return;
+    try {
+      const view = await ctx.api.get(`/tournaments/${seg(tid)}/tables/${seg(table)}`);
+      const last = view.hand_in_progress ? view.hand - 1 : view.hand;
+      const key = `${table}/${last}`;
+      if (key === shown) return;
+      shown = key;
+      const numbers = Array.from({ length: Math.max(0, last) }, (_, i) => last - i);
+      fill(list, numbers.length
+        ? h("ul", { class: "hand-list", "aria-label": `Finished hands of table ${table}` }, numbers.map((n) =>
+            h("li", {}, h("a", { href: `#/t/${seg(tid)}/table/${seg(table)}/hand/${n}` }, `Hand #${n}`))))
+        : h("p", { class: "muted" }, "No hand is finished at this table yet."));
+    } catch (error) {
+      fill(list, h("p", { class: "error" }, problem(error)));
+    }
+  };
+  picker.addEventListener("change", draw);
+  fill(section, h("h2", { id: "hands-h" }, "Finished hands"),
+    h("div", { class: "field" }, h("label", { for: "hands-table" }, "Table"), picker), list);
+  const update = (s) => {
+    if (!s) return;
+    const before = tables.size;
+    for (const p of s.players) tables.add(String(p.table));
+    if (!tables.size) tables.add("1");
+    if (tables.size !== before) {
+      const chosen = picker.value;
+      const ids = [...tables].sort((a, b) => Number(a) - Number(b) || a.localeCompare(b));
+      fill(picker, ids.map((t) => h("option", { value: t }, `Table ${t}`)));
+      picker.value = chosen && tables.has(chosen) ? chosen : ids[0];
+    }
+    section.hidden = false;
+    draw();
+  };
+  return { section, update };
+}
+
+/** A refused request in the player's words: a payment short of money says, in dollars, what it costs and what the
+ * account holds (GET /me/account), never the ledger's cents or account ids. */
+async function refusal(ctx, error, price) {
+  if (error && error.code === "insufficient_funds" && price) {
+    try {
+      const account = await ctx.api.get("/me/account");
+      return shortfall(price, account.balance);
+    } catch {
+      return `Not enough money: you need ${money(price)}.`;
+    }
+  }
+  return problem(error);
+}
+
+/** The prize pool: the guarantee, or the buy-ins collected when they are more (rebuys and add-ons come on top). */
+export function prizePool(d) {
+  return Math.max(d.registered * d.buy_in, d.guarantee || 0);
+}
+
+/** Each paid place's prize in money (the pool times its share, rounded down, the cents left over to first). */
+export function prizes(pool, percents) {
+  const amounts = percents.map((p) => Math.floor((pool * Number(p)) / 100));
+  if (amounts.length) amounts[0] += pool - amounts.reduce((a, b) => a + b, 0);
+  return amounts;
+}
+
+function payouts(d) {
+  const pool = prizePool(d);
+  const guaranteed = d.guarantee && d.guarantee >= d.registered * d.buy_in;
+  const open = d.status === "registering" || d.status === "scheduled";
+  const amounts = prizes(pool, d.payout_percent);
+  return h("section", { "aria-labelledby": "pay-h" },
+    h("h3", { id: "pay-h" }, "Payouts"),
+    h("dl", { class: "facts" },
+      fact("Prize pool", `${money(pool)}${guaranteed ? " guaranteed" : ""}`),
+      fact("Places paid", String(amounts.length))),
+    open ? h("p", { class: "muted small" }, `For the ${d.registered} entrant${d.registered === 1 ? "" : "s"} so far: the places paid and the prizes grow with the field.`) : null,
+    d.format === "rebuy" ? h("p", { class: "muted small" }, "Rebuys and add-ons add to the pool.") : null,
+    amounts.length
+      ? h("ol", { class: "payouts payouts-money" }, amounts.map((amount, i) =>
+          h("li", { value: i + 1 }, h("span", {}, ordinal(i + 1)), h("span", { class: "num" }, money(amount),
+            h("span", { class: "muted small" }, ` (${Number(d.payout_percent[i])} %)`)))))
+      : null);
 }
 
 function levelsTable(levels) {
