@@ -445,3 +445,22 @@ def test_rule_17_a_plan_frozen_at_its_first_step_is_paid_as_frozen() -> None:
     }
     assert paid == planned and lucky in planned
     store.money.verify_invariants()
+
+
+def test_rule_17_after_its_first_step_compensation_never_reads_the_field_again() -> None:
+    # Given a payout whose plan the first step froze
+    services, clock, _ = _payout()
+    terminate(services, clock)
+    assert services.recovery.compensate(TID, units=1).more
+    # When every later step runs with the entrants' and registrations' listings out of reach
+    store = services.adapters.store
+
+    def unreachable(*_: object, **__: object) -> None:
+        raise AssertionError("a step after the freeze read the whole field")
+
+    store.entrants.list = unreachable  # type: ignore[method-assign]
+    store.registrations.list = unreachable  # type: ignore[method-assign]
+    steps = compensate_until_done(services, units=1)
+    # Then the compensation is paid in full all the same, each step from its own batch
+    assert steps[-1].outcome == "payout" and not steps[-1].more
+    assert_compensated(services)
