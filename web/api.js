@@ -45,7 +45,10 @@ export class Api {
     }
     if (!response.ok) {
       if (response.status === 401 && this.onUnauthorized) this.onUnauthorized();
-      const message = (answer && answer.message) || response.statusText;
+      let message = (answer && answer.message) || response.statusText;
+      // the ledger's own words name accounts and cents: a player reads what it means (a view that knows the price
+      // says it in dollars, format.js `shortfall`)
+      if (answer && answer.error === "insufficient_funds" && !path.startsWith("/admin/")) message = "Not enough money on your account for this.";
       throw new ApiError(response.status, answer && answer.error, message, answer && answer.detail);
     }
     return answer;
