@@ -4,7 +4,7 @@
 
 import { idempotencyKey, seg } from "../api.js";
 import { field, fill, h } from "../dom.js";
-import { chips, FORMAT_LABELS, money, parseMoney, when } from "../format.js";
+import { chips, duration, FORMAT_LABELS, money, parseMoney, STATUS_LABELS, when } from "../format.js";
 import { confirmWithReason, every, notice, problem, say, statusBadge } from "./common.js";
 
 const MAX_CENTS = 1_000_000_000;
@@ -84,6 +84,7 @@ export function createBody(v) {
     if (parts.reduce((a, b) => a + b, 0) !== 100) return { problem: "Payout: the percents add up to 100." };
     body.payout_percent = parts;
   }
+  if (typeof v.hand_for_hand === "boolean") body.hand_for_hand = v.hand_for_hand;
   if (v.tournament_id) {
     if (!ID_PATTERN.test(v.tournament_id)) return { problem: "Id: 1 to 64 letters, digits, '_' or '-'." };
     body.tournament_id = v.tournament_id;
@@ -94,6 +95,7 @@ export function createBody(v) {
 export function renderOperator(main, ctx) {
   const created = notice();
   const list = h("div", {});
+  const latest = h("div", {});
   const form = createForm(ctx, created, () => refresh());
   main.append(
     h("h1", {}, "Operator console"),
@@ -101,8 +103,22 @@ export function renderOperator(main, ctx) {
       h("section", { class: "panel", "aria-labelledby": "create-h" }, h("h2", { id: "create-h" }, "New tournament"), form, created),
       h("div", {},
         h("section", { class: "panel", "aria-labelledby": "list-h" }, h("h2", { id: "list-h" }, "Tournaments"), list),
-        playerTools(ctx))));
+        playerTools(ctx, () => refreshLatest()))),
+    h("section", { class: "panel", "aria-labelledby": "latest-h" }, h("h2", { id: "latest-h" }, "Latest acts"),
+      h("p", { class: "muted small" }, "Every operator's last 100 acts, newest first."), latest));
+  let latestDrawn = "";
+  const refreshLatest = async () => {
+    try {
+      const answer = await ctx.api.get("/admin/audit");
+      const seen = JSON.stringify(answer.records);
+      if (seen !== latestDrawn) fill(latest, auditTable(answer.records));
+      latestDrawn = seen;
+    } catch (error) {
+      fill(latest, h("p", { class: "error" }, problem(error)));
+    }
+  };
   const refresh = async () => {
+    await refreshLatest();
     try {
       const all = await ctx.api.get("/tournaments");
       all.sort((a, b) => String(b.start_at).localeCompare(String(a.start_at)));
@@ -116,6 +132,59 @@ export function renderOperator(main, ctx) {
     }
   };
   return every(5000, refresh);
+}
+
+/**
+ * What the API does with a field left empty (docs/rules.md, 'Defaults'; docs/openapi.json), by format: the form
+ * shows it under the field. Sit & Go: its seats are its field and it pays 50/30/20.
+ */
+export function formDefaults(format) {
+  const sng = format === "sng";
+  return {
+    min_players: "2",
+    max_players: sng ? "the seats of its table (9)" : "250,000",
+    seats_per_table: "9",
+    starting_stack: "10,000",
+    level_minutes: sng ? "5" : "10",
+    decision_seconds: "15 (and a 30 s time bank)",
+    rebuy_first: "1",
+    rebuy_last: "6 (the first hour)",
+    add_on_chips: "no add-on",
+    guarantee: "none",
+    announce_at: "now",
+    payout_percent: sng ? "50, 30, 20" : "the table by entrants (about 15 % paid)",
+  };
+}
+
+/** Whether the bubble is played hand-for-hand when the operator says nothing: the field can fill two tables. */
+export function handForHandDefault(format, maxPlayers, seatsPerTable) {
+  const seats = Number(seatsPerTable) || 9;
+  const most = Number(maxPlayers) || (format === "sng" ? seats : 250_000);
+  return most > seats;
+}
+
+const FIRST_SMALL_BLINDS = [25, 50, 75];
+const DECADE_STEPS = [10, 15, 20, 30, 40, 50, 60, 80];
+
+/** The default structure's level `n` (docs/rules.md, 'Defaults'): blinds, and a big-blind ante of one BB from level 4. */
+export function defaultLevel(n) {
+  const small = n <= FIRST_SMALL_BLINDS.length
+    ? FIRST_SMALL_BLINDS[n - 1]
+    : DECADE_STEPS[(n - FIRST_SMALL_BLINDS.length - 1) % DECADE_STEPS.length] * 10 ** (Math.floor((n - FIRST_SMALL_BLINDS.length - 1) / DECADE_STEPS.length) + 1);
+  return { level: n, small_blind: small, big_blind: 2 * small, ante: n >= 4 ? 2 * small : 0 };
+}
+
+function structurePreview(minutes, count = 15) {
+  const rows = [];
+  for (let n = 1; n <= count; n += 1) {
+    const l = defaultLevel(n);
+    rows.push(h("tr", {}, h("td", { class: "num" }, n), h("td", { class: "num" }, `${chips(l.small_blind)}/${chips(l.big_blind)}`),
+      h("td", { class: "num" }, l.ante ? `${chips(l.ante)} BB ante` : "—"), h("td", { class: "num" }, duration((n - 1) * minutes * 60000))));
+  }
+  return h("table", { class: "grid compact" },
+    h("caption", { class: "muted small" }, `The first ${count} of 60 levels, ${minutes} minutes each.`),
+    h("thead", {}, h("tr", {}, ["Level", "Blinds", "Ante", "Starts at"].map((c) => h("th", { scope: "col", class: "num" }, c)))),
+    h("tbody", {}, rows));
 }
 
 function createForm(ctx, status, done) {
@@ -136,23 +205,53 @@ function createForm(ctx, status, done) {
     rebuy_first: num({ min: 1, max: 1000 }),
     rebuy_last: num({ min: 1, max: 1000 }),
     add_on_chips: num({ min: 1, max: MAX_CHIPS }),
-    payout_percent: h("input", { type: "text", placeholder: "50, 30, 20", pattern: "[0-9 ,]*" }),
+    payout_percent: h("input", { type: "text", pattern: "[0-9 ,]*" }),
+    hand_for_hand: h("input", { type: "checkbox", checked: true }),
     tournament_id: h("input", { type: "text", pattern: "[A-Za-z0-9_\\-]{1,64}", placeholder: "generated" }),
   };
-  const rebuyOnly = h("fieldset", { class: "rebuy-only" }, h("legend", {}, "Rebuys and add-on"),
-    h("div", { class: "row" }, field("First rebuy level", inputs.rebuy_first), field("Last rebuy level", inputs.rebuy_last)),
-    field("Add-on chips", inputs.add_on_chips));
-  const startField = field("Start", inputs.start_at, "Your local time; a Sit & Go starts when full.");
-  const sync = () => {
-    const sng = inputs.format.value === "sng";
-    inputs.start_at.disabled = sng;
-    rebuyOnly.hidden = inputs.format.value !== "rebuy";
+  // Each field the API defaults says what it gets when left empty (updated with the format).
+  const defaultHints = {};
+  const withDefault = (label, key, more = "") => {
+    const f = field(label, inputs[key], "…");
+    defaultHints[key] = f.querySelector(".hint");
+    defaultHints[key].dataset.more = more;
+    return f;
   };
+  const rebuyOnly = h("fieldset", { class: "rebuy-only" }, h("legend", {}, "Rebuys and add-on"),
+    h("div", { class: "row" }, withDefault("First rebuy level", "rebuy_first"), withDefault("Last rebuy level", "rebuy_last")),
+    withDefault("Add-on chips", "add_on_chips"));
+  const startField = field("Start", inputs.start_at, "Your local time; a Sit & Go starts when full.");
+  const handForHandHint = h("small", { class: "hint", id: "hfh-hint" });
+  inputs.hand_for_hand.setAttribute("aria-describedby", handForHandHint.id);
+  inputs.hand_for_hand.id = "hand-for-hand";
+  let handForHandTouched = false;
+  inputs.hand_for_hand.addEventListener("change", () => { handForHandTouched = true; });
+  const structure = h("div", {});
+  const structureSummary = h("summary", {});
+  const sync = () => {
+    const format = inputs.format.value;
+    inputs.start_at.disabled = format === "sng";
+    rebuyOnly.hidden = format !== "rebuy";
+    const defaults = formDefaults(format);
+    for (const [key, hint] of Object.entries(defaultHints)) {
+      hint.textContent = `Empty: ${defaults[key]}.${hint.dataset.more ? ` ${hint.dataset.more}` : ""}`;
+      inputs[key].placeholder = defaults[key].replace(/ \(.*$/, "");
+    }
+    const on = handForHandDefault(format, inputs.max_players.value, inputs.seats_per_table.value);
+    if (!handForHandTouched) inputs.hand_for_hand.checked = on;
+    handForHandHint.textContent = `Default: ${on ? "on" : "off"} here (on when the field can fill more than one table: most players above seats a table).`;
+    const minutes = Number(inputs.level_minutes.value);
+    const shown = Number.isInteger(minutes) && minutes >= 1 && minutes <= 120 ? minutes : Number(defaults.level_minutes);
+    structureSummary.textContent = `Blind structure: ${shown}-minute levels, 25/50 rising to 1,000/2,000 by level 12, big-blind ante from level 4`;
+    fill(structure, structurePreview(shown));
+  };
+  for (const key of ["format", "max_players", "seats_per_table", "level_minutes"]) inputs[key].addEventListener("input", sync);
   inputs.format.addEventListener("change", sync);
   let key = null;
   const submit = async (event) => {
     event.preventDefault();
     const values = Object.fromEntries(Object.entries(inputs).map(([k, el]) => [k, el.disabled ? "" : el.value]));
+    values.hand_for_hand = inputs.hand_for_hand.checked;
     if (inputs.format.value !== "rebuy") Object.assign(values, { rebuy_first: "", rebuy_last: "", add_on_chips: "" });
     const { body, problem: wrong } = createBody(values);
     if (wrong) {
@@ -173,21 +272,56 @@ function createForm(ctx, status, done) {
   };
   const form = h("form", { class: "create", onsubmit: submit, novalidate: true },
     field("Tournament name", inputs.name),
-    h("div", { class: "row" }, field("Format", inputs.format), field("Tournament id", inputs.tournament_id)),
-    h("div", { class: "row" }, field("Buy-in", inputs.buy_in), field("Entry fee", inputs.entry_fee), field("Guarantee", inputs.guarantee)),
-    h("div", { class: "row" }, startField, field("Announce", inputs.announce_at, "Registration opens (default: now).")),
-    h("div", { class: "row" }, field("Fewest players", inputs.min_players), field("Most players", inputs.max_players),
-      field("Seats a table", inputs.seats_per_table)),
-    h("div", { class: "row" }, field("Starting stack", inputs.starting_stack), field("Level minutes", inputs.level_minutes),
-      field("Decision seconds", inputs.decision_seconds)),
+    h("div", { class: "row" }, field("Format", inputs.format), field("Tournament id", inputs.tournament_id, "Empty: generated.")),
+    h("div", { class: "row" }, field("Buy-in", inputs.buy_in), field("Entry fee", inputs.entry_fee), withDefault("Guarantee", "guarantee")),
+    h("div", { class: "row" }, startField, withDefault("Announce", "announce_at", "Registration opens then.")),
+    h("div", { class: "row" }, withDefault("Fewest players", "min_players"), withDefault("Most players", "max_players"),
+      withDefault("Seats a table", "seats_per_table")),
+    h("div", { class: "row" }, withDefault("Starting stack", "starting_stack"), withDefault("Level minutes", "level_minutes"),
+      withDefault("Decision seconds", "decision_seconds")),
+    h("details", { class: "levels structure" }, structureSummary,
+      h("p", { class: "muted small" }, "The API takes the level length; the blinds are the standard structure (docs/rules.md, 'Defaults')."),
+      structure),
     rebuyOnly,
-    field("Payout percents", inputs.payout_percent, "Optional: one per place, adding to 100."),
+    withDefault("Payout percents", "payout_percent", "Or one whole percent per place, best first, adding to 100."),
+    h("div", { class: "check" }, inputs.hand_for_hand, h("label", { for: "hand-for-hand" }, "Hand-for-hand at the bubble")),
+    handForHandHint,
     h("button", { type: "submit", class: "primary" }, "Create tournament"));
   sync();
   return form;
 }
 
-function playerTools(ctx) {
+/** "25", "25.50", "-3.5" -> signed cents; NaN for anything else (an empty field too). */
+export function signedCents(text) {
+  const trimmed = String(text).trim();
+  const negative = /^[-−]/.test(trimmed);
+  const value = parseMoney(negative ? trimmed.slice(1) : trimmed);
+  return negative ? -value : value;
+}
+
+const AMOUNT_RULES = {
+  greater_than: "more than $0.00",
+  greater_than_equal: `at least −${money(MAX_CENTS)}`,
+  less_than_equal: `at most ${money(MAX_CENTS)}`,
+  value_error: "something other than $0.00 (zero changes nothing)",
+};
+
+/**
+ * A refused deposit or adjustment in the operator's words: the API's 422 on the amount (whose message counts
+ * cents) said in dollars, a missing account as the API says it, a balance that would go below zero.
+ */
+export function moneyRefusal(act, error) {
+  const detail = Array.isArray(error && error.detail) ? error.detail : [];
+  const onAmount = detail.find((d) => Array.isArray(d.loc) && d.loc[d.loc.length - 1] === "amount");
+  if (error && error.status === 422 && onAmount && AMOUNT_RULES[onAmount.type]) {
+    return `${act} refused: the amount must be ${AMOUNT_RULES[onAmount.type]}.`;
+  }
+  if (error && error.code === "insufficient_funds") return `${act} refused: the balance cannot go below $0.00.`;
+  if (error && error.status === 404) return `${act} refused: ${problem(error)}.`;
+  return problem(error);
+}
+
+function playerTools(ctx, acted) {
   const player = h("input", { type: "text", required: true, maxlength: 128 });
   const amount = moneyInput({ pattern: "-?\\d{1,8}(\\.\\d{1,2})?" });
   const reason = h("input", { type: "text", maxlength: 500 });
@@ -195,12 +329,6 @@ function playerTools(ctx) {
   const status = notice();
   const audit = h("div", {});
   const who = () => player.value.trim();
-  const cents = () => {
-    const text = amount.value.trim();
-    const negative = text.startsWith("-");
-    const value = parseMoney(negative ? text.slice(1) : text);
-    return negative ? -value : value;
-  };
   const run = async (label, call) => {
     if (!who()) {
       say(status, "Name a player first.", "error");
@@ -209,20 +337,30 @@ function playerTools(ctx) {
     try {
       const answer = await call();
       say(status, label(answer), "ok");
+      acted();
     } catch (error) {
       say(status, problem(error), "error");
     }
   };
-  const deposit = () => run((a) => `Deposited ${money(a.amount)}: ${a.player} has ${money(a.balance)}`, () => {
-    const c = cents();
-    if (!(c > 0)) throw new Error("A deposit is an amount above 0.00.");
-    return ctx.api.post(`/admin/accounts/${seg(who())}/deposits`, { amount: c }, { "Idempotency-Key": idempotencyKey() });
+  // The amount is read as dollars and cents; its bounds are the API's (a 422 says why, shown in dollars).
+  const sentCents = (act) => {
+    const value = signedCents(amount.value);
+    if (Number.isNaN(value)) throw new Error(`${act}: give an amount in dollars and cents, like 25.00 (−25.00 takes money back).`);
+    return value;
+  };
+  const refusedMoney = (act) => (error) => {
+    throw new Error(moneyRefusal(act, error));
+  };
+  const deposit = () => run((a) => `Deposited ${money(a.amount)}: ${a.player} now has ${money(a.balance)}.`, () => {
+    const c = sentCents("Deposit");
+    return ctx.api.post(`/admin/accounts/${seg(who())}/deposits`, { amount: c }, { "Idempotency-Key": idempotencyKey() })
+      .catch(refusedMoney("Deposit"));
   });
-  const adjust = () => run(() => "Balance adjusted", () => {
-    const c = cents();
-    if (!Number.isInteger(c) || c === 0) throw new Error("An adjustment is a positive or negative amount.");
+  const adjust = () => run(() => "Balance adjusted.", () => {
+    const c = sentCents("Adjustment");
     if (!reason.value.trim()) throw new Error("Give a reason.");
-    return ctx.api.post(`/admin/accounts/${seg(who())}/adjustments`, { amount: c, reason: reason.value.trim() });
+    return ctx.api.post(`/admin/accounts/${seg(who())}/adjustments`, { amount: c, reason: reason.value.trim() })
+      .catch(refusedMoney("Adjustment"));
   });
   const mute = () => run(() => "Muted", () => {
     if (!reason.value.trim()) throw new Error("Give a reason.");
@@ -239,7 +377,7 @@ function playerTools(ctx) {
   return h("section", { class: "panel", "aria-labelledby": "pt-h" },
     h("h2", { id: "pt-h" }, "Players"),
     field("Player", player),
-    h("div", { class: "row" }, field("Money", amount, "Deposit, or ± adjustment"), field("Mute minutes", minutes, "Empty: until unmuted")),
+    h("div", { class: "row" }, field("Amount in dollars", amount, "A deposit, or ± an adjustment"), field("Mute minutes", minutes, "Empty: until unmuted")),
     field("Reason", reason),
     h("div", { class: "buttons wrap" },
       h("button", { type: "button", onclick: deposit }, "Deposit"),
@@ -250,12 +388,73 @@ function playerTools(ctx) {
     status, audit);
 }
 
-function auditTable(records) {
+const MONEY_KEYS = new Set(["amount", "balance", "buy_in", "entry_fee", "guarantee", "prize"]);
+const CHIP_KEYS = new Set(["stack", "pending_chips", "delta", "chips_leaving_play"]);
+const TIME_KEYS = new Set(["start_at", "terminated_at", "restarted_at", "until", "cancelled_at"]);
+const KEY_LABELS = { pending_chips: "chips pending", chips_leaving_play: "chips leaving play", buy_in: "buy-in",
+  entry_fee: "entry fee", max_players: "most players", start_at: "start", terminated_at: "terminated",
+  restarted_at: "restarted", in_hand: "in a hand", until: "muted until", cancelled_hands: "hands cancelled" };
+const HIDDEN_KEYS = new Set(["entry", "key"]); // ledger keys: internal ids, nothing an operator reads
+
+function shown(key, value) {
+  if (value === null || value === undefined) return "none";
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (MONEY_KEYS.has(key) && Number.isInteger(value)) return money(value);
+  if (CHIP_KEYS.has(key) && Number.isInteger(value)) return chips(value);
+  if (TIME_KEYS.has(key)) return when(value);
+  if (key === "status") return STATUS_LABELS[value] || String(value);
+  if (key === "format") return FORMAT_LABELS[value] || String(value);
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+
+/** The money or chips an act moved: "+$50.00", "−$5.00", "+500 chips", or "" (from the record's after). */
+export function auditAmount(record) {
+  const after = record.after || {};
+  const signed = (n, text) => (n > 0 ? `+${text}` : n < 0 ? `−${text}` : text);
+  if (Number.isInteger(after.amount)) return signed(after.amount, money(Math.abs(after.amount)));
+  if (Number.isInteger(after.delta)) return signed(after.delta, `${chips(Math.abs(after.delta))} chips`);
+  if (record.act === "create" && Number.isInteger(after.buy_in)) return `${money(after.buy_in)} + ${money(after.entry_fee)}`;
+  return "";
+}
+
+/** What an act changed, one line a field: "balance: $10.00 → $60.00"; a field on one side only: "table: 1". */
+export function auditChanges(before, after) {
+  const b = before || {};
+  const a = after || {};
+  const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])].filter((k) => !HIDDEN_KEYS.has(k));
+  const lines = [];
+  for (const key of keys) {
+    const label = KEY_LABELS[key] || key.replaceAll("_", " ");
+    const inBefore = key in b;
+    const inAfter = key in a;
+    if (inBefore && inAfter) {
+      if (JSON.stringify(b[key]) === JSON.stringify(a[key])) continue;
+      lines.push(`${label}: ${shown(key, b[key])} → ${shown(key, a[key])}`);
+    } else {
+      lines.push(`${label}: ${shown(key, inAfter ? a[key] : b[key])}`);
+    }
+  }
+  return lines;
+}
+
+const ACT_LABELS = { create: "create", cancel: "cancel", terminate: "terminate", restart: "restart",
+  stack_adjustment: "stack adjustment", balance_adjustment: "balance adjustment", deposit: "deposit",
+  disqualify: "disqualify", mute: "mute", unmute: "unmute" };
+
+/** The audit's records as a table (a card a record on a phone): who did what, to whom, how much, what changed, why. */
+function auditTable(records, { tournaments = true } = {}) {
   if (!records.length) return h("p", { class: "empty" }, "No act recorded.");
-  return h("div", { class: "scroll" }, h("table", { class: "grid compact" },
-    h("thead", {}, h("tr", {}, ["When", "Operator", "Act", "Player", "Reason"].map((c) => h("th", { scope: "col" }, c)))),
-    h("tbody", {}, records.map((r) => h("tr", {},
-      h("td", {}, when(r.at)), h("td", {}, r.operator), h("td", {}, r.act), h("td", {}, r.player || ""), h("td", {}, r.reason))))));
+  const columns = ["When", "Operator", "Act", ...(tournaments ? ["Tournament"] : []), "Player", "Amount", "Before → after", "Reason"];
+  // explicit roles: a phone shows each record as a card (CSS display), which would drop the table's semantics
+  const cell = (label, ...content) => h("td", { role: "cell", "data-label": label }, ...content);
+  return h("div", { class: "scroll" }, h("table", { class: "grid compact audit", role: "table" },
+    h("thead", { role: "rowgroup" }, h("tr", { role: "row" }, columns.map((c) => h("th", { scope: "col", role: "columnheader" }, c)))),
+    h("tbody", { role: "rowgroup" }, records.map((r) => [r, auditChanges(r.before, r.after)]).map(([r, changes]) => h("tr", { role: "row" },
+      cell("When", when(r.at)), cell("Operator", r.operator), cell("Act", ACT_LABELS[r.act] || r.act),
+      tournaments ? cell("Tournament", r.tournament ? h("a", { href: `#/operator/t/${seg(r.tournament)}` }, r.tournament) : null) : null,
+      cell("Player", r.player || null), cell("Amount", auditAmount(r) || null),
+      cell("Before → after", changes.length ? h("div", { class: "changes" }, changes.map((line) => h("div", {}, line))) : null),
+      cell("Reason", r.reason))))));
 }
 
 const CONFIRMATIONS = {
@@ -274,11 +473,27 @@ export function renderOperatorTournament(main, ctx, tid) {
   const players = h("div", {});
   const audit = h("div", {});
   const chat = h("div", {});
+  const recovery = h("section", { class: "panel recovery", "aria-labelledby": "rec-h", hidden: true });
+  const watch = h("section", { class: "panel", "aria-labelledby": "watch-h", hidden: true });
+  let windowEnd = null; // the restart window's end (ms), while it is open
+  const windowLeft = h("strong", { class: "countdown big" });
+  const tick = () => {
+    if (windowEnd === null) return;
+    const left = windowEnd - Date.now();
+    windowLeft.textContent = duration(left);
+    if (left <= 0) {
+      windowEnd = null;
+      drawn = "";
+      refresh();
+    }
+  };
+  const ticker = setInterval(tick, 1000);
   main.append(head,
     h("div", { class: "columns" },
       h("div", {},
         h("section", { class: "panel", "aria-labelledby": "acts-h" }, h("h2", { id: "acts-h" }, "Tournament acts"), facts,
           field("Reason for the act", reason), acts, status),
+        recovery, watch,
         h("section", { class: "panel", "aria-labelledby": "pl-h" }, h("h2", { id: "pl-h" }, "Players at the tables"), players)),
       h("div", {},
         h("section", { class: "panel", "aria-labelledby": "au-h" }, h("h2", { id: "au-h" }, "Audit"), audit),
@@ -356,24 +571,57 @@ export function renderOperatorTournament(main, ctx, tid) {
       fill(facts, h("p", { class: "muted small" },
         `${FORMAT_LABELS[d.format] || d.format} · ${money(d.buy_in)} + ${money(d.entry_fee)} · ${d.registered} registered · `,
         d.start_at ? `starts ${when(d.start_at)}` : "starts when full"));
+      const terminatedAt = d.status === "terminated" ? lastTermination(log.records) : null;
+      const tables = s ? [...new Set(s.players.map((p) => p.table))].sort((a, b) => String(a).localeCompare(String(b), undefined, { numeric: true })) : [];
+      drawRecovery(d, terminatedAt);
+      watch.hidden = !tables.length || !["running", "terminated"].includes(d.status);
+      fill(watch, h("h2", { id: "watch-h" }, "Watch the tables"),
+        h("ul", { class: "watch-list" }, tables.map((t) => h("li", {}, h("a", { href: `#/t/${seg(tid)}/table/${seg(t)}` }, `Watch table ${t}`)))));
       const open = d.status === "registering" || d.status === "scheduled";
       fill(acts,
         h("button", { type: "button", disabled: !open, onclick: () => act("cancel", "Cancelled") }, "Cancel tournament"),
         h("button", { type: "button", class: "danger", disabled: d.status !== "running", onclick: () => act("terminate", "Terminated") }, "Terminate"),
-        h("button", { type: "button", disabled: d.status !== "terminated", onclick: () => act("restart", "Restarted") }, "Restart"));
+        h("button", { type: "button", disabled: d.status !== "terminated" || Boolean(d.ended_at) || (terminatedAt && windowEnd === null),
+          onclick: () => act("restart", "Restarted") }, "Restart"));
       if (s && s.players.length) {
         const chosen = pick.value;
         fill(pick, s.players.map((p) => h("option", { value: p.player, selected: p.player === chosen }, `${p.player} (${chips(p.chips)}, table ${p.table})`)));
         if (!players.contains(playerForm)) fill(players, playerForm);
-        const tables = [...new Set(s.players.map((p) => p.table))];
         fill(chat, h("div", { class: "buttons wrap" }, tables.map((t) => h("button", { type: "button", onclick: () => loadChat(t) }, `Chat at table ${t}`))));
       } else {
         fill(players, h("p", { class: "muted" }, "Nobody is seated."));
       }
-      fill(audit, auditTable(log.records));
+      fill(audit, auditTable(log.records, { tournaments: false }));
     } catch (error) {
       say(status, problem(error), "error");
     }
+  };
+  const drawRecovery = (d, terminatedAt) => {
+    recovery.hidden = d.status !== "terminated";
+    windowEnd = null;
+    if (recovery.hidden) return;
+    const end = terminatedAt ? Date.parse(terminatedAt) + RESTART_WINDOW_MS : null;
+    const outcome = terminatedAt ? recoveryOutcome(d, terminatedAt) : null;
+    let state;
+    if (d.ended_at) {
+      state = [h("p", { class: "recovery-state" }, h("strong", {}, "Compensated"), ` ${when(d.ended_at)}.`),
+        outcome ? h("p", {}, `Outcome: ${outcome}.`) : null,
+        h("p", { class: "muted small" }, "The tournament is over; it can no longer restart.")];
+    } else if (end !== null && end > Date.now()) {
+      windowEnd = end;
+      tick();
+      state = [h("p", { class: "recovery-state" }, "Restart window: ", windowLeft, " left ", h("span", { class: "muted small" }, `(until ${clock(end)})`)),
+        h("p", { class: "muted small" }, "Restart resumes the same level with the time that was left in it. ",
+          `Unless it restarts, the players are then compensated: ${outcome}.`)];
+    } else if (end !== null) {
+      state = [h("p", { class: "recovery-state" }, h("strong", {}, "The 20 minutes are over"), ": the players are being compensated."),
+        h("p", {}, `Outcome: ${outcome}.`)];
+    } else {
+      state = [h("p", { class: "recovery-state" }, "Terminated by the system: the audit holds no time of termination, so the restart window cannot be shown. ",
+        "Restart answers whether it is still open.")];
+    }
+    fill(recovery, h("h2", { id: "rec-h" }, "Recovery"),
+      terminatedAt ? h("p", { class: "muted small" }, `Terminated ${when(terminatedAt)}.`) : null, ...state);
   };
   const loadChat = async (table) => {
     try {
@@ -387,5 +635,34 @@ export function renderOperatorTournament(main, ctx, tid) {
       say(status, problem(error), "error");
     }
   };
-  return every(4000, refresh);
+  const stop = every(4000, refresh);
+  return () => {
+    stop();
+    clearInterval(ticker);
+  };
+}
+
+const RESTART_WINDOW_MS = 20 * 60_000; // docs/rules.md, rule 17.2: exactly 20:00.000 after the termination
+const ROLLBACK_MS = 30 * 60_000; // rule 17.3b: terminated at most 30:00.000 after started_at
+
+/** The time of the tournament's last termination by an operator (its audit record's after), or null. */
+export function lastTermination(records) {
+  const terminations = records.filter((r) => r.act === "terminate" && r.after && r.after.terminated_at);
+  return terminations.length ? terminations[terminations.length - 1].after.terminated_at : null;
+}
+
+/** How rule 17.3 compensates the tournament (docs/rules.md), from what the API tells: the format and the times. */
+export function recoveryOutcome(d, terminatedAt) {
+  if (!d.started_at) return "everyone refunded in full, buy-in and fee: no hand had been dealt (rule 17.6)";
+  if (d.format === "sng") return "a prize-pool payout to the players left (rule 17.3a)";
+  if (Date.parse(terminatedAt) - Date.parse(d.started_at) <= ROLLBACK_MS) {
+    return "a rollback: every entrant gets back every fee and buy-in paid, prizes paid are kept (rule 17.3b)";
+  }
+  if (d.format === "freezeout") return "a prize-pool payout to the players left, the guarantee included (rule 17.3c)";
+  return "a prize-pool payout (rule 17.3c) or, when the rebuys were still open and the pool short of 85 % of the guarantee, "
+    + "fees and contributions back with a share by chips (rule 17.3d)";
+}
+
+function clock(ms) {
+  return new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 }
