@@ -24,7 +24,7 @@ from tourney.domain.ledger import EXTERNAL, house_account, player_account, pool_
 from tourney.domain.registration import TournamentStatus
 from tourney.services.bootstrap import bootstrap
 from tourney.services.commands import CreateTournament
-from tourney.simulation.bots import Bot, Decision, Move, Situation, Style
+from tourney.simulation.bots import Bot, BotChoice, Move, Situation, Style
 
 from tests.support.aws import AwsCallRecorder, aws, dynamodb  # noqa: F401
 from tests.support.driver import Driver
@@ -35,10 +35,10 @@ pytestmark = pytest.mark.usefixtures("dynamodb")
 class Shover(Bot):
     """All in half the times it may bet or raise; otherwise checks or calls."""
 
-    def decide(self, seen: Situation) -> Decision:
+    def decide(self, seen: Situation) -> BotChoice:
         if seen.max_raise_to is not None and self._rng.random() < 0.5:
-            return Decision(Move.RAISE, seen.max_raise_to)
-        return Decision(Move.CALL if seen.to_call else Move.CHECK)
+            return BotChoice(Move.RAISE, seen.max_raise_to)
+        return BotChoice(Move.CALL if seen.to_call else Move.CHECK)
 
 
 @pytest.mark.parametrize(

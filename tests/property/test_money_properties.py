@@ -35,7 +35,7 @@ from tourney.domain.prizes import (
 )
 from tourney.domain.recovery import (
     CompensationOutcome,
-    Contribution,
+    PaidIn,
     Stack,
     Termination,
     compensate,
@@ -426,7 +426,7 @@ def test_rule_10_bust_outs_in_one_hand_share_exactly_the_prizes_of_their_places(
 def terminations(draw: st.DrawFn) -> tuple[Termination, int]:
     entrants = draw(st.integers(2, 30))
     ids = [f"p{i}" for i in range(entrants)]
-    contributions = tuple(Contribution(p, draw(st.integers(0, 500)), draw(st.integers(0, 5_000))) for p in ids)
+    contributions = tuple(PaidIn(p, draw(st.integers(0, 500)), draw(st.integers(0, 5_000))) for p in ids)
     left = draw(st.integers(1, entrants))
     remaining_ids = draw(st.permutations(ids))[:left]
     remaining = tuple(Stack(p, draw(st.integers(1, 10**6))) for p in remaining_ids)

@@ -24,7 +24,7 @@ from tourney.domain.errors import Conflict
 from tourney.domain.ledger import Entry
 from tourney.domain.prizes import BustOut, Placing
 from tourney.domain.structure import TournamentConfig
-from tourney.domain.tournament import Contribution, HandEnded, TournamentState, entry_contribution
+from tourney.domain.tournament import Contribution, HandSettled, TournamentState, entry_contribution
 
 
 @dataclass
@@ -78,7 +78,7 @@ class InPlay:
             contribution, now, eliminated=self.eliminated(player_id), house_shards=self.house_shards
         )
 
-    def hand_ended(self, table: str, busted: Sequence[BustOut], survivors: Sequence[str], now: datetime) -> HandEnded:
+    def hand_ended(self, table: str, busted: Sequence[BustOut], survivors: Sequence[str], now: datetime) -> HandSettled:
         ended = self.state.hand_ended(table, busted, survivors, now, lambda: self.pool_collected)
         self.placings.extend(ended.placings)
         return ended

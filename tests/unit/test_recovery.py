@@ -17,7 +17,7 @@ from tourney.domain.prizes import PrizePool, overlay_entry, payout_for, prize_en
 from tourney.domain.recovery import (
     Compensation,
     CompensationOutcome,
-    Contribution,
+    PaidIn,
     Payment,
     Stack,
     Termination,
@@ -34,8 +34,8 @@ PAYOUT = CompensationOutcome.PAYOUT
 REFUND_SHARE = CompensationOutcome.REFUND_SHARE
 
 
-def ten_entrants() -> tuple[Contribution, ...]:
-    return tuple(Contribution(f"p{i}", 100, 1_000) for i in range(1, 11))
+def ten_entrants() -> tuple[PaidIn, ...]:
+    return tuple(PaidIn(f"p{i}", 100, 1_000) for i in range(1, 11))
 
 
 def facts(
@@ -44,7 +44,7 @@ def facts(
     after: timedelta = timedelta(hours=1),
     rebuys_over: bool = False,
     guarantee: int = 0,
-    contributions: tuple[Contribution, ...] | None = None,
+    contributions: tuple[PaidIn, ...] | None = None,
     prizes_paid: int = 0,
     remaining: tuple[Stack, ...] = (Stack("p1", 50_000), Stack("p2", 30_000), Stack("p3", 20_000)),
 ) -> Termination:
@@ -97,7 +97,7 @@ def test_rule_17_3c_a_rebuy_tournament_whose_last_rebuy_period_ended_is_paid_out
 
 def test_rule_17_3c_pool_strictly_above_85_percent_of_the_guarantee_is_paid_out() -> None:
     # Given a rebuy tournament in its rebuy period, 10,000 collected
-    def rebuy(guarantee: int, contributions: tuple[Contribution, ...] | None = None) -> Termination:
+    def rebuy(guarantee: int, contributions: tuple[PaidIn, ...] | None = None) -> Termination:
         return facts(format=TournamentFormat.REBUY, guarantee=guarantee, contributions=contributions)
 
     # Then: guarantee 11,764 -> 85 % is 9,999.4, exceeded: payout
@@ -105,7 +105,7 @@ def test_rule_17_3c_pool_strictly_above_85_percent_of_the_guarantee_is_paid_out(
     # And: guarantee 11,765 -> 85 % is 10,000.25, not exceeded: refund and share
     assert compensation_outcome(rebuy(11_765)) is REFUND_SHARE
     # And exactly 85 % (guarantee 200,000, collected 170,000) is not strictly more
-    big = tuple(Contribution(f"p{i}", 0, 17_000) for i in range(1, 11))
+    big = tuple(PaidIn(f"p{i}", 0, 17_000) for i in range(1, 11))
     assert compensation_outcome(rebuy(200_000, big)) is REFUND_SHARE
     # And without a guarantee the pool always exceeds it
     assert compensation_outcome(rebuy(0)) is PAYOUT
@@ -117,10 +117,10 @@ def test_rule_17_3c_pool_strictly_above_85_percent_of_the_guarantee_is_paid_out(
 def test_rule_17_3b_rollback_returns_every_fee_and_contribution_to_every_entrant() -> None:
     # Given 4 entrants: ann rebought twice, bob once with an add-on, cy and dee eliminated
     contributions = (
-        Contribution.from_purchases("ann", 1_000, 100, rebuys=2),
-        Contribution.from_purchases("bob", 1_000, 100, rebuys=1, add_ons=1),
-        Contribution.from_purchases("cy", 1_000, 100),
-        Contribution.from_purchases("dee", 1_000, 100, rebuys=1),
+        PaidIn.from_purchases("ann", 1_000, 100, rebuys=2),
+        PaidIn.from_purchases("bob", 1_000, 100, rebuys=1, add_ons=1),
+        PaidIn.from_purchases("cy", 1_000, 100),
+        PaidIn.from_purchases("dee", 1_000, 100, rebuys=1),
     )
     early = facts(
         after=timedelta(minutes=25),
@@ -138,9 +138,9 @@ def test_rule_17_3b_rollback_returns_every_fee_and_contribution_to_every_entrant
 
 def test_rule_17_3b_rollback_with_no_fee_returns_commission_and_pool_parts() -> None:
     # Given a 1,050 buy-in without fee and one rebuy: 95 + 42 commission, 955 + 1,008 pool
-    ann = Contribution.from_purchases("ann", 1_050, 0, rebuys=1)
+    ann = PaidIn.from_purchases("ann", 1_050, 0, rebuys=1)
     assert (ann.fees, ann.pool) == (137, 1_963)
-    bob = Contribution.from_purchases("bob", 1_050, 0)
+    bob = PaidIn.from_purchases("bob", 1_050, 0)
     early = facts(after=timedelta(minutes=5), contributions=(ann, bob), remaining=(Stack("ann", 1), Stack("bob", 1)))
     # Then each gets back exactly what they paid
     assert amounts(compensate(early)) == {"ann": 2_100, "bob": 1_050}
@@ -168,7 +168,7 @@ def test_rule_17_4_in_the_money_each_gets_the_prize_all_are_sure_to_reach_then_a
 
 def test_rule_17_4_the_guarantee_is_paid_and_prizes_already_paid_are_kept() -> None:
     # Given 8,000 collected under a 10,000 guarantee; 3rd place already paid 2,000; 2 left
-    eight = tuple(Contribution(f"p{i}", 100, 1_000) for i in range(1, 9))
+    eight = tuple(PaidIn(f"p{i}", 100, 1_000) for i in range(1, 9))
     late = facts(
         guarantee=10_000,
         contributions=eight,
@@ -194,7 +194,7 @@ def test_rule_17_4_leftover_cents_go_one_each_to_the_largest_stacks() -> None:
 
 def test_rule_17_3a_sit_and_go_payout_uses_its_50_30_20() -> None:
     # Given a 9-player Sit&Go, pool 9,000, terminated with 3 left after 4 minutes
-    nine = tuple(Contribution(f"p{i}", 100, 1_000) for i in range(1, 10))
+    nine = tuple(PaidIn(f"p{i}", 100, 1_000) for i in range(1, 10))
     sng = facts(format=TournamentFormat.SNG, after=timedelta(minutes=4), contributions=nine)
     # Then each gets 1,800 (3rd place) and 3,600 is shared 50/30/20 %
     assert amounts(compensate(sng)) == {"p1": 3_600, "p2": 2_880, "p3": 2_520}
@@ -206,10 +206,10 @@ def test_rule_17_3a_sit_and_go_payout_uses_its_50_30_20() -> None:
 def test_rule_17_3d_remaining_players_get_their_money_back_and_share_the_eliminated_contributions() -> None:
     # Given a rebuy tournament in its rebuy period, 40 minutes in, 7,000 collected under 20,000
     contributions = (
-        Contribution.from_purchases("ann", 1_000, 100, rebuys=1),  # 200 fees, 2,000 pool
-        Contribution.from_purchases("bob", 1_000, 100),  # 100, 1,000
-        Contribution.from_purchases("cy", 1_000, 100, rebuys=2),  # eliminated: 3,000 pool
-        Contribution.from_purchases("dee", 1_000, 100),  # eliminated: 1,000 pool
+        PaidIn.from_purchases("ann", 1_000, 100, rebuys=1),  # 200 fees, 2,000 pool
+        PaidIn.from_purchases("bob", 1_000, 100),  # 100, 1,000
+        PaidIn.from_purchases("cy", 1_000, 100, rebuys=2),  # eliminated: 3,000 pool
+        PaidIn.from_purchases("dee", 1_000, 100),  # eliminated: 1,000 pool
     )
     terminated = facts(
         format=TournamentFormat.REBUY,
@@ -229,10 +229,10 @@ def test_rule_17_3d_remaining_players_get_their_money_back_and_share_the_elimina
 def test_rule_17_3d_prizes_paid_are_taken_from_the_eliminated_share() -> None:
     # Given the same shape but 1,500 already paid as prizes to eliminated players
     contributions = (
-        Contribution("ann", 100, 1_000),
-        Contribution("bob", 100, 1_000),
-        Contribution("cy", 100, 1_000),
-        Contribution("dee", 100, 1_000),
+        PaidIn("ann", 100, 1_000),
+        PaidIn("bob", 100, 1_000),
+        PaidIn("cy", 100, 1_000),
+        PaidIn("dee", 100, 1_000),
     )
     terminated = facts(
         format=TournamentFormat.REBUY,
@@ -272,7 +272,7 @@ def test_rollback_entries_refund_fees_from_the_house_and_cover_paid_prizes_with_
     prize = prize_entry(t, "cy", 1_500, at)
     assert overlay is not None and prize is not None
     ledger.post_all([overlay, prize])
-    contributions = tuple(Contribution(p, 100, 1_000) for p in ("ann", "bob", "cy"))
+    contributions = tuple(PaidIn(p, 100, 1_000) for p in ("ann", "bob", "cy"))
     early = facts(
         after=timedelta(minutes=10),
         guarantee=5_000,
@@ -302,7 +302,7 @@ def test_payout_entries_add_the_overlay_the_pool_lacks() -> None:
     for p in ("ann", "bob"):
         ledger.post(deposit(f"d:{p}", p, 1_100, at))
         ledger.post_all(purchase_entries(f"register:{t}:{p}:1", Purchase.BUY_IN, t, p, 1_000, 100, at))
-    two = (Contribution("ann", 100, 1_000), Contribution("bob", 100, 1_000))
+    two = (PaidIn("ann", 100, 1_000), PaidIn("bob", 100, 1_000))
     late = facts(guarantee=3_000, contributions=two, remaining=(Stack("ann", 3), Stack("bob", 1)))
     compensation = compensate(late)
     # When the payout is posted

@@ -14,7 +14,7 @@ from tourney.domain.cards import parse_cards
 from tourney.domain.hand import ActionKind
 from tourney.domain.recovery import (
     CompensationOutcome,
-    Contribution,
+    PaidIn,
     Stack,
     Termination,
     compensate,
@@ -32,7 +32,7 @@ DECK = list(range(52))
 
 def freezeout_facts(started_at: datetime, terminated_at: datetime, remaining: tuple[Stack, ...]) -> Termination:
     """A 4-player freezeout at 10.00 + 1.00 (pool 40.00, winner takes all), no guarantee."""
-    contributions = tuple(Contribution(p, 100, 1_000) for p in ("ann", "bob", "cy", "dee"))
+    contributions = tuple(PaidIn(p, 100, 1_000) for p in ("ann", "bob", "cy", "dee"))
     return Termination(
         format=TournamentFormat.FREEZEOUT,
         started_at=started_at,

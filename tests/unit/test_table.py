@@ -18,7 +18,7 @@ from tourney.domain.errors import (
 )
 from tourney.domain.hand import ActionKind, Checked, Folded, Posted, PostKind
 from tourney.domain.structure import BlindLevel
-from tourney.domain.table import Awaiting, HandEnded, SeatedPlayer, Table, TimeBank, decision_seconds
+from tourney.domain.table import Awaiting, HandOver, SeatedPlayer, Table, TimeBank, decision_seconds
 
 LEVEL = BlindLevel(number=1, small_blind=50, big_blind=100)
 DECK = list(FULL_DECK)
@@ -141,7 +141,7 @@ def test_rule_9_a_busted_player_leaves_and_the_next_hand_has_no_small_blind() ->
     table.act("B", ActionKind.FOLD)
     # Then C busted: seat 3 is vacated and the hand's outcome is recorded
     ended = table.last_hand_ended
-    assert ended == HandEnded(
+    assert ended == HandOver(
         hand=1,
         players={1: "A", 2: "B", 3: "C", 4: "D"},
         starting_stacks={1: 1000, 2: 1000, 3: 100, 4: 1000},

@@ -32,12 +32,12 @@ How the rules are read:
 * A table left with a single player does not deal. Its player moves at once
   when another table has an empty seat (exactly when breaking is due); when
   every other table is full the table waits, receives players by balancing
-  and resumes dealing when it has two (``Decision.resumed``). The waiting
+  and resumes dealing when it has two (``BalancingDecision.resumed``). The waiting
   tables are exactly the tables of one player (``Balancing.waiting``), which
   also covers a start draw at heads-up tables with an odd field.
 * The final table (rule 12): when all remaining players fit on one table, the
   last break leaves one table; its seats and button are drawn again as soon
-  as it is between hands (``Decision.final_table``): at once if it was
+  as it is between hands (``BalancingDecision.final_table``): at once if it was
   waiting, otherwise when its current hand ends. A tournament that starts on
   one table has its final table from the start and no redraw.
 
@@ -87,7 +87,7 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
-class Decision:
+class BalancingDecision:
     """What follows the end of a hand at ``table`` (docs/rules.md, 'Balancing and breaking').
 
     ``moves`` are in order (a broken table's players leave one by one).
@@ -205,7 +205,7 @@ class Balancing:
 
     # -- deciding ----------------------------------------------------------------
 
-    def after_hand(self, table: TableId, eliminated: int = 0) -> Decision:
+    def after_hand(self, table: TableId, eliminated: int = 0) -> BalancingDecision:
         """Decide the moves after a hand ends at ``table`` with ``eliminated`` players out (docs/rules.md, rules 11-13).
 
         ``table`` is between hands while this runs; every other table is
@@ -219,7 +219,7 @@ class Balancing:
             self._players -= eliminated
             self._last_elimination = table
         if self._players == 1:
-            return Decision(table, finished=True)
+            return BalancingDecision(table, finished=True)
 
         waiting_before = self.waiting
         moves: list[Move] = []
@@ -251,7 +251,7 @@ class Balancing:
                 self._final_table_pending = last
 
         resumed = tuple(t for t in waiting_before if t != table and t in self._size and not self._is_waiting(t))
-        return Decision(
+        return BalancingDecision(
             table=table,
             moves=tuple(moves),
             broken=tuple(broken),

@@ -41,7 +41,7 @@ its idempotency key) and never meets an ``IdempotencyConflict``.
 >>> t0 = datetime(2025, 1, 1, tzinfo=UTC)
 >>> facts = Termination(
 ...     TournamentFormat.FREEZEOUT, t0, t0 + timedelta(minutes=30), False, 2_000, 0,
-...     (Contribution("ann", 100, 1_000), Contribution("bob", 100, 1_000)), 0,
+...     (PaidIn("ann", 100, 1_000), PaidIn("bob", 100, 1_000)), 0,
 ...     (Stack("ann", 15_000), Stack("bob", 5_000)),
 ... )
 >>> [(p.player_id, p.amount) for p in compensate(facts).payments]
@@ -91,7 +91,7 @@ class CompensationOutcome(StrEnum):
 
 
 @dataclass(frozen=True)
-class Contribution:
+class PaidIn:
     """What one entrant paid in all: ``fees`` to the house, ``pool`` to the prize pool."""
 
     player_id: str
@@ -99,13 +99,11 @@ class Contribution:
     pool: int
 
     @classmethod
-    def from_purchases(
-        cls, player_id: str, buy_in: int, entry_fee: int, rebuys: int = 0, add_ons: int = 0
-    ) -> Contribution:
+    def from_purchases(cls, player_id: str, buy_in: int, entry_fee: int, rebuys: int = 0, add_ons: int = 0) -> PaidIn:
         """The totals of one buy-in plus ``rebuys`` and ``add_ons`` (docs/rules.md, Money; Rebuys).
 
-        >>> Contribution.from_purchases("ann", 1_050, 0, rebuys=2)
-        Contribution(player_id='ann', fees=179, pool=2971)
+        >>> PaidIn.from_purchases("ann", 1_050, 0, rebuys=2)
+        PaidIn(player_id='ann', fees=179, pool=2971)
         """
         splits = [split_payment(Purchase.BUY_IN, buy_in, entry_fee)]
         splits += [split_payment(Purchase.REBUY, buy_in, entry_fee)] * rebuys
@@ -143,7 +141,7 @@ class Termination:
     last_rebuy_period_ended: bool
     collected: int
     guarantee: int
-    contributions: tuple[Contribution, ...]
+    contributions: tuple[PaidIn, ...]
     prizes_paid: int
     remaining: tuple[Stack, ...]
     payout: Payout | None = None
@@ -447,7 +445,7 @@ def plan_compensation(
     >>> t0 = datetime(2025, 1, 1, tzinfo=UTC)
     >>> facts = Termination(
     ...     TournamentFormat.FREEZEOUT, t0, t0 + timedelta(minutes=45), False, 2_000, 5_000,
-    ...     (Contribution("ann", 100, 1_000), Contribution("bob", 100, 1_000)), 0,
+    ...     (PaidIn("ann", 100, 1_000), PaidIn("bob", 100, 1_000)), 0,
     ...     (Stack("ann", 15_000), Stack("bob", 5_000)),
     ... )
     >>> plan = plan_compensation("t1", facts)
@@ -473,7 +471,7 @@ def plan_compensation(
 
 
 def plan_full_refund(
-    tournament_id: str, contributions: Sequence[Contribution], *, overlay_posted: int = 0, house_shards: int = 1
+    tournament_id: str, contributions: Sequence[PaidIn], *, overlay_posted: int = 0, house_shards: int = 1
 ) -> CompensationPlan:
     """The plan of a tournament terminated before it dealt a hand (rule 17.6): everyone paid back in full.
 
@@ -481,7 +479,7 @@ def plan_full_refund(
     that needs no tables, stacks or entrants: ``contributions`` are what each
     registered player paid (buy-in and fee); no prize was paid.
 
-    >>> plan = plan_full_refund("t1", [Contribution("ann", 100, 1_000), Contribution("bob", 100, 1_000)])
+    >>> plan = plan_full_refund("t1", [PaidIn("ann", 100, 1_000), PaidIn("bob", 100, 1_000)])
     >>> plan.outcome, [(p.player_id, p.amount) for p in plan.compensation.payments], plan.overlay_out
     (<CompensationOutcome.ROLLBACK: 'rollback'>, [('ann', 1100), ('bob', 1100)], 0)
     """

@@ -17,7 +17,7 @@ How a table plays:
   While the hand is played, the seats keep their start-of-hand stacks; the
   hand keeps the live ones. When the hand ends, the finishing stacks are
   written back, the busted players (zero chips) are listed and their seats
-  vacated (``HandEnded``).
+  vacated (``HandOver``).
 * Players arrive at any time (balancing and breaking send them when the
   *sending* table is between hands): a player seated during a hand sits out
   that hand and is dealt in from the next one, whatever the position.
@@ -227,7 +227,7 @@ class Awaiting:
 
 
 @dataclass(frozen=True, slots=True)
-class HandEnded:
+class HandOver:
     """A hand played out (docs/rules.md, rules 9 and 10): the stacks before and after, who busted, which seats emptied.
 
     ``players``, ``starting_stacks`` and ``finishing_stacks`` are keyed by the
@@ -255,7 +255,7 @@ class HandEnded:
         }
 
     @classmethod
-    def from_dict(cls, raw: Mapping[str, Any]) -> HandEnded:
+    def from_dict(cls, raw: Mapping[str, Any]) -> HandOver:
         return cls(
             hand=int(raw["hand"]),
             players={int(s): str(p) for s, p in raw["players"].items()},
@@ -356,7 +356,7 @@ class Table:
         self._hand_number = 0
         self._hand: Hand | None = None  # the hand in progress, or the last one dealt
         self._hold_busted = False
-        self._ended: HandEnded | None = None
+        self._ended: HandOver | None = None
         self._bank_running: BankRunning | None = None
         self._decision_clock: DecisionClock | None = None
 
@@ -472,7 +472,7 @@ class Table:
         return self._draw.button if self._draw is not None else None
 
     @property
-    def last_hand_ended(self) -> HandEnded | None:
+    def last_hand_ended(self) -> HandOver | None:
         """The outcome of the last hand played out, until the next one is dealt."""
         return self._ended
 
@@ -978,7 +978,7 @@ class Table:
             vacated = tuple(sorted(o.seat for o in busted))
             for seat in vacated:
                 del self._seats[seat]
-        self._ended = HandEnded(
+        self._ended = HandOver(
             hand=self._hand_number,
             players=dict(sorted(players.items())),
             starting_stacks=dict(sorted(starting.items())),
@@ -1024,7 +1024,7 @@ class Table:
         table._hand = Hand.from_dict(hand) if hand is not None else None
         table._hold_busted = bool(raw.get("hold_busted_seats", False))
         ended = raw.get("last_hand_ended")
-        table._ended = HandEnded.from_dict(ended) if ended is not None else None
+        table._ended = HandOver.from_dict(ended) if ended is not None else None
         running = raw.get("bank_running")
         table._bank_running = BankRunning.from_dict(running) if running is not None else None
         clock = raw.get("decision_clock")

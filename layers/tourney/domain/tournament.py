@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from tourney.domain.balancing import Balancing, Decision, TableId
+from tourney.domain.balancing import Balancing, BalancingDecision, TableId
 from tourney.domain.clock import TournamentClock
 from tourney.domain.errors import Conflict, RegistrationClosed
 from tourney.domain.fees import Purchase, purchase_entries, split_payment
@@ -91,7 +91,7 @@ class Contribution:
 
 
 @dataclass(frozen=True, slots=True)
-class HandEnded:
+class HandSettled:
     """What the end of one hand decided: places and prizes, the ledger entries, the table moves.
 
     Hand-for-hand (``hand_for_hand.py``): ``held``, the table waits for the round's other tables; ``released``,
@@ -100,7 +100,7 @@ class HandEnded:
 
     placings: tuple[Placing, ...]
     entries: tuple[Entry, ...]
-    decision: Decision
+    decision: BalancingDecision
     held: bool = False
     released: tuple[TableId, ...] = ()
     round_played: RoundPlayed | None = None
@@ -273,7 +273,7 @@ class TournamentState:
         now: datetime,
         collected: Callable[[], int],
         disqualified: int = 0,
-    ) -> HandEnded:
+    ) -> HandSettled:
         """Place and pay the players out of chips, then decide the tables' moves (docs/rules.md, rules 9-13, 15).
 
         ``busted``: players with no chips left after the hand (and no rebuy), in
@@ -322,7 +322,7 @@ class TournamentState:
         self.moves += len(decision.moves)
         if decision.final_table is not None:
             self.final_table_formed = True
-        return HandEnded(placings, tuple(entries), decision, held, released, played)
+        return HandSettled(placings, tuple(entries), decision, held, released, played)
 
     def _place(
         self, busted: tuple[BustOut, ...], now: datetime, collected: Callable[[], int], entries: list[Entry]
@@ -348,7 +348,12 @@ class TournamentState:
         return self.remaining == self.payout().places_paid + 1 and self.balancing.table_count > 1
 
     def _hand_for_hand(
-        self, table: TableId, decision: Decision, now: datetime, collected: Callable[[], int], entries: list[Entry]
+        self,
+        table: TableId,
+        decision: BalancingDecision,
+        now: datetime,
+        collected: Callable[[], int],
+        entries: list[Entry],
     ) -> tuple[bool, tuple[TableId, ...], tuple[Placing, ...], RoundPlayed | None]:
         """``table`` finished a hand: whether it waits, the tables released, a round's places (``hand_for_hand.py``)."""
         hfh = self.hand_for_hand

@@ -47,9 +47,9 @@ from tourney.domain.recovery import (
     ENTRIES_PER_UNIT,
     MOVEMENTS_PER_BATCH,
     CompensationPlan,
-    Contribution,
     FrozenPlan,
     Movement,
+    PaidIn,
     Stack,
     Termination,
     movement_entry,
@@ -152,9 +152,7 @@ def plan_from(
     when still seated with chips (a hand's end not settled yet would have taken them out of play).
     """
     assert t.terminated_at is not None
-    contributions = tuple(
-        Contribution(e.player_id, e.contribution.house_paid, e.contribution.pool_paid) for e in entrants
-    )
+    contributions = tuple(PaidIn(e.player_id, e.contribution.house_paid, e.contribution.pool_paid) for e in entrants)
     stacks = tuple(Stack(sp.player, sp.stack) for r in tables for sp in r.table.seats.values() if sp.stack > 0)
     facts = Termination(
         format=state.config.format,
@@ -188,7 +186,7 @@ def _plan(d: Deps, t: TournamentRecord, state: TournamentState, tables: Sequence
     disqualified = {e.player_id for e in d.store.entrants.list(tid) if e.disqualified_at is not None}
     registered = sorted(r.player_id for r in d.store.registrations.list(tid, RegistrationState.REGISTERED))
     paid = (entry_contribution(p, t.config) for p in registered if p not in disqualified)
-    contributions = [Contribution(c.player_id, c.house_paid, c.pool_paid) for c in paid]
+    contributions = [PaidIn(c.player_id, c.house_paid, c.pool_paid) for c in paid]
     return plan_full_refund(tid, contributions, house_shards=t.house_shards)
 
 

@@ -67,7 +67,7 @@ class Move(StrEnum):
 
 
 @dataclass(slots=True)
-class Decision:
+class BotChoice:
     move: Move
     amount: int | None = None
 
@@ -117,7 +117,7 @@ class Bot:
         self.profile = PROFILES[style]
         self._rng = rng
 
-    def decide(self, seen: Situation) -> Decision:
+    def decide(self, seen: Situation) -> BotChoice:
         short = seen.stack + seen.to_call <= 10 * seen.big_blind
         if not seen.board:
             strength = _CHEN_SCORES[seen.hole[0]][seen.hole[1]]
@@ -128,13 +128,13 @@ class Bot:
             wants_raise = made >= 2 or (made == 1 and self._rng.random() < self.profile.aggression)
             wants_play = made >= 1 or self._rng.random() < self.profile.stickiness * 0.4
         if wants_raise and seen.min_raise_to is not None and self._rng.random() < max(self.profile.aggression, 0.5):
-            return Decision(Move.RAISE, self._raise_size(seen, short))
+            return BotChoice(Move.RAISE, self._raise_size(seen, short))
         if seen.to_call == 0:
-            return Decision(Move.CHECK)
+            return BotChoice(Move.CHECK)
         cheap = seen.to_call <= max(seen.big_blind, seen.pot // 4)
         if wants_raise or (wants_play and (cheap or self._rng.random() < self.profile.stickiness)):
-            return Decision(Move.CALL)
-        return Decision(Move.FOLD)
+            return BotChoice(Move.CALL)
+        return BotChoice(Move.FOLD)
 
     def _raise_size(self, seen: Situation, short: bool) -> int:
         assert seen.min_raise_to is not None and seen.max_raise_to is not None
