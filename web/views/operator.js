@@ -221,7 +221,7 @@ function createForm(ctx, status, done) {
     h("div", { class: "row" }, withDefault("First rebuy level", "rebuy_first"), withDefault("Last rebuy level", "rebuy_last")),
     withDefault("Add-on chips", "add_on_chips"));
   const startField = field("Start", inputs.start_at, "Your local time; a Sit & Go starts when full.");
-  const handForHandHint = h("small", { class: "hint", id: "hfh-hint" });
+  const handForHandHint = h("p", { class: "hint", id: "hfh-hint" });
   inputs.hand_for_hand.setAttribute("aria-describedby", handForHandHint.id);
   inputs.hand_for_hand.id = "hand-for-hand";
   let handForHandTouched = false;
@@ -389,12 +389,13 @@ function playerTools(ctx, acted) {
 }
 
 const MONEY_KEYS = new Set(["amount", "balance", "buy_in", "entry_fee", "guarantee", "prize"]);
-const CHIP_KEYS = new Set(["stack", "pending_chips", "delta", "chips_leaving_play"]);
+const CHIP_KEYS = new Set(["stack", "pending_chips", "delta", "chips_leaving_play", "max_players"]);
 const TIME_KEYS = new Set(["start_at", "terminated_at", "restarted_at", "until", "cancelled_at"]);
 const KEY_LABELS = { pending_chips: "chips pending", chips_leaving_play: "chips leaving play", buy_in: "buy-in",
   entry_fee: "entry fee", max_players: "most players", start_at: "start", terminated_at: "terminated",
   restarted_at: "restarted", in_hand: "in a hand", until: "muted until", cancelled_hands: "hands cancelled" };
-const HIDDEN_KEYS = new Set(["entry", "key"]); // ledger keys: internal ids, nothing an operator reads
+// ledger keys are internal ids, nothing an operator reads; the amount and the delta have their own column
+const HIDDEN_KEYS = new Set(["entry", "key", "amount", "delta"]);
 
 function shown(key, value) {
   if (value === null || value === undefined) return "none";
@@ -493,11 +494,12 @@ export function renderOperatorTournament(main, ctx, tid) {
       h("div", {},
         h("section", { class: "panel", "aria-labelledby": "acts-h" }, h("h2", { id: "acts-h" }, "Tournament acts"), facts,
           field("Reason for the act", reason), acts, status),
-        recovery, watch,
-        h("section", { class: "panel", "aria-labelledby": "pl-h" }, h("h2", { id: "pl-h" }, "Players at the tables"), players)),
+        recovery, watch),
       h("div", {},
-        h("section", { class: "panel", "aria-labelledby": "au-h" }, h("h2", { id: "au-h" }, "Audit"), audit),
-        h("section", { class: "panel", "aria-labelledby": "ch-h" }, h("h2", { id: "ch-h" }, "Table chat"), chat))));
+        h("section", { class: "panel", "aria-labelledby": "pl-h" }, h("h2", { id: "pl-h" }, "Players at the tables"), players),
+        h("section", { class: "panel", "aria-labelledby": "ch-h" }, h("h2", { id: "ch-h" }, "Table chat"), chat))),
+    h("section", { class: "panel", "aria-labelledby": "au-h" }, h("h2", { id: "au-h" }, "Audit"),
+      h("p", { class: "muted small" }, "Every act on this tournament, oldest first."), audit));
   let drawn = "";
   const act = async (path, label) => {
     let body = reason.value.trim() ? { reason: reason.value.trim() } : {};
