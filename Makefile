@@ -59,6 +59,7 @@ browser: setup chromium
 
 screenshots: setup chromium
 	$(BIN)/python -m tests.browser.screenshots docs/screenshots
+	$(BIN)/python -m tests.browser.operator_screenshots docs/screenshots
 
 lint: setup
 	$(BIN)/ruff check .
