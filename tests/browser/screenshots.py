@@ -64,7 +64,7 @@ def shoot(out: Path) -> None:
                 else:
                     sign_in(page, str(who), operator)
                     page.goto(stack.urls["app"] + str(route))
-                    page.locator("main h2").first.wait_for()
+                    page.locator("main h2, main table").first.wait_for()
                 time.sleep(1.5)  # the countdowns and the balance drawn
                 page.screenshot(path=str(out / f"{name}-{size}.png"), full_page=not name.startswith("table"))
                 context.close()

@@ -208,7 +208,7 @@ def test_a_finished_hand_of_a_table_is_replayed_street_by_street(stack: LocalRun
     replay = page.get_by_role("region", name="Replay")
     # Then the replay opens on the preflop with the blinds posted and the player's own cards
     replay.get_by_role("heading", name="Preflop").wait_for()
-    assert "posts a blind" in replay.get_by_role("list", name="Preflop actions").inner_text()
+    assert "posts the big blind" in replay.get_by_role("list", name="Preflop actions").inner_text()
     mine = replay.get_by_role("row").filter(has=page.get_by_role("rowheader", name=players[0]))
     theirs = replay.get_by_role("row").filter(has=page.get_by_role("rowheader", name=f"Villain {size}"))
     assert "hidden" not in mine.inner_text()

@@ -2,7 +2,7 @@
 // tournament by its name from the lobby (GET /tournaments), never by its id.
 
 import { fill, field, h } from "../dom.js";
-import { money, sentence, when } from "../format.js";
+import { money, sentence, shortWhen, when } from "../format.js";
 import { notice, problem, say } from "./common.js";
 
 const KINDS = {
@@ -40,12 +40,12 @@ export function renderAccount(main, ctx) {
                 h("th", { scope: "col" }, "Tournament"), h("th", { scope: "col", class: "num" }, "Amount"))),
               h("tbody", {}, [...ledger.entries].reverse().map((e) =>
                 h("tr", {},
-                  h("td", {}, when(e.at)),
+                  h("td", { class: "nowrap" }, h("time", { datetime: e.at, title: when(e.at) }, shortWhen(e.at))),
                   h("td", {}, KINDS[e.kind] || e.kind),
                   h("td", {}, e.tournament_id
                     ? h("a", { href: `#/t/${encodeURIComponent(e.tournament_id)}` }, names.get(e.tournament_id) || "A past tournament")
                     : ""),
-                  h("td", { class: `num ${e.amount < 0 ? "debit" : "credit"}` }, money(e.amount)))))))
+                  h("td", { class: `num nowrap ${e.amount < 0 ? "debit" : "credit"}` }, money(e.amount)))))))
           : h("p", { class: "empty" }, "No entries yet: an operator credits your account."));
     } catch (error) {
       fill(body, h("p", { class: "error" }, problem(error)));

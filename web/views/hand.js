@@ -108,11 +108,11 @@ export function replay(fields, hidden = new Map()) {
       step.lines.push([s.player, `posts an ante of ${chips(paid)}`]);
     }
   });
-  seats.forEach((s, i) => {
-    if (blinds[i]) {
-      s.street = put(s, blinds[i]);
-      step.lines.push([s.player, `posts a blind of ${chips(s.street)}`]);
-    }
+  const posting = seats.map((s, i) => [s, blinds[i]]).filter(([, blind]) => blind).sort((a, b) => a[1] - b[1]);
+  posting.forEach(([s, blind], k) => {
+    s.street = put(s, blind);
+    const which = posting.length > 1 && k === 0 ? "the small blind" : "the big blind";
+    step.lines.push([s.player, `posts ${which}, ${chips(s.street)}`]);
   });
   const snapshot = () => ({
     ...step, board: [...board], pot: pot + seats.reduce((a, s) => a + s.street, 0),

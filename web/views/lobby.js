@@ -4,7 +4,7 @@
 
 import { seg } from "../api.js";
 import { fill, h } from "../dom.js";
-import { duration, fieldCap, FORMAT_LABELS, money, STATUS_LABELS, when } from "../format.js";
+import { duration, fieldCap, FORMAT_LABELS, money, shortWhen, STATUS_LABELS, when } from "../format.js";
 import { every, problem, statusBadge } from "./common.js";
 
 const ORDER = { registering: 0, running: 1, scheduled: 2, terminated: 3, finished: 4, cancelled: 5 };
@@ -30,7 +30,7 @@ export function renderLobby(main, ctx) {
   const saved = readFilters();
   const format = select("Format", { all: "All formats", ...FORMAT_LABELS }, saved.format);
   const buyIn = select("Buy-in", Object.fromEntries(Object.entries(BUY_INS).map(([k, [label]]) => [k, label])), saved.buyIn);
-  const status = select("Status", { open: "Open and running", all: "All", ...STATUS_LABELS }, saved.status || "open");
+  const status = select("Status", { open: "Open & running", all: "All", ...STATUS_LABELS }, saved.status || "open");
   const sort = select("Sort by", Object.fromEntries(Object.entries(SORTS).map(([k, [label]]) => [k, label])), saved.sort);
   const count = h("p", { class: "muted small", role: "status" });
   const list = h("div", { class: "lobby", "aria-busy": "true" },
@@ -146,9 +146,9 @@ function row(t, registration, countdowns) {
   } else if (t.status === "registering" && t.start_at) {
     const left = h("span", { class: "countdown" });
     countdowns.push([left, Date.parse(t.start_at)]);
-    start = h("span", { class: "starts" }, h("time", { datetime: t.start_at }, when(t.start_at)), " ", left);
+    start = h("span", { class: "starts" }, h("time", { datetime: t.start_at, title: when(t.start_at) }, shortWhen(t.start_at)), " ", left);
   } else if (t.start_at) {
-    start = h("time", { datetime: t.start_at }, when(t.start_at));
+    start = h("time", { datetime: t.start_at, title: when(t.start_at) }, shortWhen(t.start_at));
   }
   const guaranteed = t.guarantee && t.guarantee >= collected(t);
   const players = sng
