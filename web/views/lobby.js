@@ -110,9 +110,14 @@ export function renderLobby(main, ctx) {
   };
 }
 
-/** The caller's registrations, asked for the tournaments still open or running (one small request each). */
+/**
+ * The caller's registrations: the ledger (one request) says which open or running tournaments the caller ever paid a
+ * buy-in into, and only those are asked for the registration as it stands (registered, waiting, or withdrawn).
+ */
 async function markMine(ctx, tournaments, mine) {
-  const live = tournaments.filter((t) => LIVE.has(t.status));
+  const ledger = await ctx.api.get("/me/ledger").catch(() => null);
+  const paid = new Set(((ledger && ledger.entries) || []).filter((e) => e.kind === "buy_in").map((e) => e.tournament_id));
+  const live = tournaments.filter((t) => LIVE.has(t.status) && (ledger === null || paid.has(t.id)));
   const answers = await Promise.all(live.map((t) =>
     ctx.api.get(`/tournaments/${seg(t.id)}/registrations/me`).catch(() => null)));
   mine.clear();
