@@ -52,26 +52,24 @@ def _services(running: _Running) -> tuple[Services, MeteredStore]:
     return services, store
 
 
-def test_a_registration_reads_the_tournament_twice_and_every_counter_shard() -> None:
-    # Given a freezeout open for registration, set up by the harness (nothing charged), and a funded player
+def test_a_registration_reads_the_tournament_once_and_its_own_counter_shard() -> None:
+    # Given a freezeout open for registration (50 counter shards), set up by the harness (nothing charged), and a
+    # funded player
     model, running = AwsModel(), _Running()
-    services, _ = _services(running)
+    services, store = _services(running)
     assert model.cost.report().services[Service.DYNAMODB].requests == 0
+    assert store.tournaments.get("t1").registration_shards == 50
 
     # When the player registers through an invocation of the API
     running.run = model.invocation("api", at=0.0)
     services.registration.register("t1", "p1")
 
-    # Then it reads the tournament item twice (about 8 KB: 2 read units each), its registration and the 50
-    # counter shards (a BatchGetItem), 55 read units, and writes everything in one transaction
+    # Then it reads the tournament item once (about 8 KB: 2 read units), its registration and its own counter
+    # shard (1 unit each), never the 49 others, and writes everything in one transaction
     assert running.run is not None
-    assert running.run.watch.calls == {
-        Request.GET_ITEM: 3,
-        Request.BATCH_GET_ITEM: 1,
-        Request.TRANSACT_WRITE_ITEMS: 1,
-    }
+    assert running.run.watch.calls == {Request.GET_ITEM: 3, Request.TRANSACT_WRITE_ITEMS: 1}
     dynamodb = model.cost.report().services[Service.DYNAMODB]
-    assert dynamodb.units["read_units"] == 55
+    assert dynamodb.units["read_units"] == 4
 
 
 def test_listing_a_tournaments_tables_is_a_query_per_bucket() -> None:

@@ -463,6 +463,10 @@ class _Registrations(_Repo):
     def shards(self, tournament_id: str) -> Sequence[CounterShard]:
         return self._s._scan(("shard", tournament_id))
 
+    def shard(self, tournament_id: str, number: int) -> CounterShard | None:
+        found: CounterShard | None = self._s._get(("shard", tournament_id, number))
+        return found
+
     def waiting_list(self, tournament_id: str) -> WaitingList:
         found = self._s._get(("waiting_list", tournament_id))
         return found if found is not None else WaitingList(tournament_id)

@@ -101,6 +101,10 @@ class RegistrationRepository(Protocol):
         """Every counter shard of the tournament, by shard number (strongly consistent)."""
         ...
 
+    def shard(self, tournament_id: str, number: int) -> CounterShard | None:
+        """One counter shard (strongly consistent; None: the tournament has no such shard)."""
+        ...
+
     def waiting_list(self, tournament_id: str) -> WaitingList:
         """The waiting list (an empty, unstored one with version 0 if none was saved)."""
         ...

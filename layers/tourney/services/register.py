@@ -35,6 +35,7 @@ from tourney.domain.ledger import player_account
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.structure import TournamentFormat
 from tourney.services.deps import Deps
+from tourney.services.ports import Store
 from tourney.services.records import CounterShard, RegistrationRecord, RegistrationState, TournamentRecord
 from tourney.services.tables import retrying
 from tourney.services.views import RegistrationView, UnregistrationView
@@ -60,6 +61,15 @@ def first_open_shard(shards: list[CounterShard], player: str) -> CounterShard | 
         if not shard.full and not shard.sealed:
             return shard
     return None
+
+
+def _shards_to_try(store: Store, t: TournamentRecord, player: str) -> list[CounterShard]:
+    """The player's own counter shard when it has room (one read, so that no item is read by every registration);
+    else every shard (a field nearly full, the waiting list, a sealed start)."""
+    own = store.registrations.shard(t.tournament_id, zlib.crc32(player.encode()) % max(1, t.registration_shards))
+    if own is not None and not own.full and not own.sealed:
+        return [own]
+    return list(store.registrations.shards(t.tournament_id))
 
 
 def seal_when_full(deps: Deps, t: TournamentRecord) -> bool:
@@ -146,7 +156,7 @@ class RegistrationService:
             raise IdempotencyConflict(f"the key of {player}'s {existing.state} registration in {tid} names that one")
         if not is_open(t, now):
             raise RegistrationClosed(f"registration for {tid} is not open")
-        shards = list(store.registrations.shards(tid))
+        shards = _shards_to_try(store, t, player)
         if any(s.sealed for s in shards):
             raise RegistrationClosed(f"registration for {tid} closed at its start")
         number = (existing.number if existing else 0) + 1

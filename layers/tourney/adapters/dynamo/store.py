@@ -128,6 +128,10 @@ class DynamoRegistrations:
         shards = [mapper.from_item(item) for item in tn.CounterShardItem.batch_get(keys, consistent_read=True)]
         return sorted(shards, key=lambda s: s.shard)
 
+    def shard(self, tournament_id: str, number: int) -> CounterShard | None:
+        item = _get(tn.CounterShardItem, tn.counter_pk(tournament_id, number), tn.COUNTER_SK)
+        return None if item is None else mapper_of_type(CounterShard).from_item(item)
+
     def waiting_list(self, tournament_id: str) -> WaitingList:
         item = _get(tn.WaitingListItem, tn.tournament_pk(tournament_id), tn.WAITING_LIST_SK)
         return WaitingList(tournament_id) if item is None else mapper_of_type(WaitingList).from_item(item)

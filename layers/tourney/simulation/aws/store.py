@@ -227,6 +227,12 @@ class _Registrations(_Repo):
         run.batch_get([store.sizes.of(shard) for shard in found])
         return found
 
+    def shard(self, tournament_id: str, number: int) -> Any:
+        found = self._inner.shard(tournament_id, number)
+        missing = _missing(tn.CounterShardItem, tn.counter_pk(tournament_id, number), tn.COUNTER_SK)
+        self._store.charge_get(found, missing)
+        return found
+
     def waiting_list(self, tournament_id: str) -> Any:
         found = self._inner.waiting_list(tournament_id)
         pk = tn.tournament_pk(tournament_id)
