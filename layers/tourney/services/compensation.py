@@ -38,6 +38,7 @@ ended; the new execution's compensation steps continue from what is posted.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -117,11 +118,7 @@ def pay_step(
         end = frozen.posted
         while end < frozen.units and budget > 0:
             chunk = _chunk(d, tid, frozen, end, batches)
-            # A chunk is posted all or nothing: one of its keys found, it was (by a step that died since).
-            if d.store.ledger.entry(chunk[-1].key) is None:
-                uow = d.store.unit_of_work()
-                uow.post(chunk)
-                uow.commit()
+            if retrying(d, functools.partial(_post, d, chunk)):
                 paid.extend(paid_by(chunk))
                 budget -= 1
             end += 1
@@ -234,6 +231,17 @@ def _freeze(d: Deps, t: TournamentRecord, cancel_hands: Callable[[str], object])
         return frozen
 
     return retrying(d, attempt)
+
+
+def _post(d: Deps, chunk: tuple[Entry, ...]) -> bool:
+    """Post one chunk (True), unless it was: a chunk is all or nothing, so one of its keys found, it was posted
+    (by a step that died since, or one racing). A race lost on the pool's or the house's balances is tried again."""
+    if d.store.ledger.entry(chunk[-1].key) is not None:
+        return False
+    uow = d.store.unit_of_work()
+    uow.post(chunk)
+    uow.commit()
+    return True
 
 
 def _write_batches(d: Deps, tid: str, movements: Sequence[Movement]) -> int:

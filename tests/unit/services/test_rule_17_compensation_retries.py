@@ -464,3 +464,35 @@ def test_rule_17_after_its_first_step_compensation_never_reads_the_field_again()
     # Then the compensation is paid in full all the same, each step from its own batch
     assert steps[-1].outcome == "payout" and not steps[-1].more
     assert_compensated(services)
+
+
+def test_rule_17_a_chunk_that_loses_a_race_on_the_pool_is_posted_again_within_its_step() -> None:
+    # Given a payout whose plan the first step froze
+    services, clock, _ = _payout()
+    terminate(services, clock)
+    assert services.recovery.compensate(TID, units=1).more
+    # When the next chunk's transaction loses a race once (another transaction held the pool's balance)
+    store = services.adapters.store
+    make = store.unit_of_work
+    lost = []
+
+    def unit_of_work() -> Any:
+        uow = make()
+        commit = uow.commit
+
+        def losing_once() -> None:
+            if not lost and uow._entries:  # the chunk's transaction, not the step's other writes
+                lost.append(True)
+                raise StaleVersion("a transaction holds the pool's balance")
+            commit()
+
+        uow.commit = losing_once
+        return uow
+
+    store.unit_of_work = unit_of_work  # type: ignore[method-assign]
+    step = services.recovery.compensate(TID, units=1)
+    store.unit_of_work = make  # type: ignore[method-assign]
+    # Then the step posted its chunk all the same, and the compensation ends paid in full
+    assert lost and step.paid
+    compensate_until_done(services)
+    assert_compensated(services)
