@@ -5,6 +5,7 @@ that request, never another thread's (its functions run concurrent invocations i
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import logging
 import threading
@@ -60,6 +61,28 @@ def failure_records() -> Iterator[list[dict[str, Any]]]:
         failures.removeHandler(handler)
 
 
+@contextlib.contextmanager
+def handler_lines() -> Iterator[list[dict[str, Any]]]:
+    """The JSON lines the handlers log meanwhile through the layer's Powertools logger.
+
+    That logger is built once per process and writes to the ``sys.stdout`` of the moment the layer was first
+    imported (perhaps an earlier test's capture, not this test's), so the block points its handler at a buffer
+    of its own, then back.
+    """
+    from tourney.entrypoints.observability import logger
+
+    handler = logger.registered_handler
+    assert isinstance(handler, logging.StreamHandler)
+    buffer = io.StringIO()
+    previous = handler.setStream(buffer)
+    lines: list[dict[str, Any]] = []
+    try:
+        yield lines
+    finally:
+        handler.setStream(previous)
+        lines.extend(json.loads(line) for line in buffer.getvalue().splitlines() if line.startswith("{"))
+
+
 def invoke_failing(fn: LocalFunction, event: dict[str, Any]) -> str:
     try:
         fn.invoke(event)
@@ -69,15 +92,14 @@ def invoke_failing(fn: LocalFunction, event: dict[str, Any]) -> str:
 
 
 def test_each_failure_is_a_json_error_record_with_its_own_requests_function_tournament_and_table(
-    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+    tmp_path: Path,
 ) -> None:
     # Given a function whose four concurrent invocations each correlate to their own tournament and table
     fn = function(tmp_path)
     together = threading.Barrier(4)
     events = [{"tournament": f"t{k}", "table": f"{k}", "together": together} for k in range(4)]
-    capfd.readouterr()
     # When all four fail at once, each after the others have correlated
-    with failure_records() as records, ThreadPoolExecutor(max_workers=4) as pool:
+    with failure_records() as records, handler_lines() as lines, ThreadPoolExecutor(max_workers=4) as pool:
         failures = list(pool.map(lambda event: invoke_failing(fn, event), events))
     assert failures == [f"settling t{k} failed" for k in range(4)]
     # Then the runtime logged one JSON error record per failure, with that request's function, tournament, table
@@ -88,7 +110,6 @@ def test_each_failure_is_a_json_error_record_with_its_own_requests_function_tour
         assert record["error_message"] == f"settling {record['tournament_id']} failed"
         assert "stack_trace" in record and record["request_id"]
     # And the handlers' own error lines (Powertools' JSON) carry their own request's tournament, not another's
-    lines = [json.loads(line) for line in capfd.readouterr().out.splitlines() if line.startswith("{")]
     handled = [line for line in lines if line.get("message") == "cannot settle"]
     assert len(handled) == 4
     for line in handled:
