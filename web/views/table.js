@@ -294,7 +294,7 @@ export function renderTable(main, ctx, tid, tableId) {
       s ? fact("Players left", `${s.players_left}`) : null,
       s && s.players_left ? fact("Average stack", chips(s.average_stack)) : null,
       rank >= 0 ? fact("Your rank", `${ordinal(rank + 1)} of ${s.players.length}`) : null,
-      fact("Prize pool", money(prizePool(details)))));
+      fact("Prize pool", money(s && s.prize_pool ? s.prize_pool : prizePool(details)))));
     drawLevelClock();
   }
 
@@ -614,7 +614,7 @@ export function renderTable(main, ctx, tid, tableId) {
   };
 }
 
-/** The prize pool: the buy-ins of the field, or the guarantee when it is larger. */
+/** The prize pool before the standings give it: the buy-ins of the field, or the guarantee when it is larger. */
 export function prizePool(d) {
   return Math.max(d.guarantee || 0, (d.buy_in || 0) * (d.registered || 0));
 }

@@ -15,6 +15,7 @@ from tourney.domain import fairness
 from tourney.domain.errors import NotFound
 from tourney.domain.hand import Hand
 from tourney.domain.histories import phh, pokerstars
+from tourney.domain.ledger import pool_account
 from tourney.domain.prizes import PERCENT, payout_for
 from tourney.domain.registration import TournamentStatus
 from tourney.services.deps import Deps
@@ -135,9 +136,12 @@ class LobbyService:
         rows = [replace(r, name=names[r.player]) for r in rows]
         places = tuple(replace(p, name=names[p.player]) for p in places)
         total = sum(r.chips for r in rows)
+        pool = state.prize_pool
+        if pool is None:
+            pool = max(d.store.ledger.balance(pool_account(tid)), state.config.guarantee)
         return Standings(
             tid, str(t.status), len(rows), total // len(rows) if rows else 0, level.number, level.small_blind,
-            level.big_blind, level.ante, seconds, tuple(rows), places,
+            level.big_blind, level.ante, seconds, tuple(rows), places, pool,
         )  # fmt: skip
 
     def table_view(self, tid: str, table: str, viewer: str | None) -> TableView:

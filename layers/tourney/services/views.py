@@ -144,6 +144,9 @@ class Standings(View):
     seconds_to_next_level: int | None
     players: tuple[StandingRow, ...]
     places: tuple[PlaceView, ...] = ()
+    prize_pool: int = 0
+    """Cents: the pool paid out once fixed; before that what the entrants have paid in (rebuys and add-ons
+    included), or the guarantee when it is more."""
 
 
 @dataclass(frozen=True)

@@ -85,3 +85,20 @@ def test_rebuys_a_player_all_in_at_the_starting_stack_rebuys_once_in_the_hand_no
 def stack_of(services: Services, tid: str, player: str) -> int:
     table = services.adapters.store.tables.get(tid, "1").table
     return table.stack(table.seat_of(player))
+
+
+def test_rebuys_the_standings_prize_pool_counts_every_rebuy(
+    services: Services, create: Callable[..., str], clock: FrozenClock
+) -> None:
+    # Given a rebuy tournament of six in its first hand, and the standings' prize pool then
+    tid = rebuy_tournament(services, create, clock)
+    before = services.lobby.standings(tid).prize_pool
+    assert before == services.adapters.store.money.summary(tid).prize_pool_held > 0
+    # When a player at the starting stack rebuys
+    player = awaiting(services, tid).player
+    services.accounts.deposit(player, 30_000, key=f"rebuys-{player}")
+    all_in_when_to_act(services, tid, player)
+    services.play.rebuy(tid, player)
+    # Then the standings' prize pool grows by what the rebuy put in the pool (not the buy-ins alone)
+    after = services.lobby.standings(tid).prize_pool
+    assert after == services.adapters.store.money.summary(tid).prize_pool_held > before
