@@ -41,7 +41,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Final, Literal
 
 from tourney.domain.ledger import Entry
 from tourney.domain.recovery import (
@@ -61,6 +62,7 @@ from tourney.domain.recovery import (
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.tournament import TournamentState, entry_contribution
 from tourney.services.deps import Deps
+from tourney.services.messages import HandEnded, RebuyClosed
 from tourney.services.records import (
     CompensationBatch,
     EntrantRecord,
@@ -108,6 +110,8 @@ def pay_step(
         raise ValueError("a step commits at least one unit of work")
     tid = t.tournament_id
     frozen = _freeze(d, t, cancel_hands)
+    if isinstance(frozen, str):  # UNSETTLED
+        return RecoveryStep(tid, "retry", seconds_left=SETTLING_WAIT_SECONDS)
     if frozen is None:
         return RecoveryStep(tid, "nothing")
     budget = units
@@ -192,7 +196,12 @@ def _frozen(d: Deps, tid: str) -> FrozenPlan | None:
     return None if coordinator is None else coordinator.state.compensation
 
 
-Frozen = FrozenPlan | None
+UNSETTLED: Final = "unsettled"
+"""The plan cannot be frozen yet: a hand that ended before the termination is not settled (places, prizes)."""
+SETTLE_AGAIN_AFTER = timedelta(minutes=1)
+SETTLING_WAIT_SECONDS = 10
+"""How long the recovery waits for the coordinator to settle the hands that ended before the termination."""
+Frozen = FrozenPlan | Literal["unsettled"] | None
 
 
 def _freeze(d: Deps, t: TournamentRecord, cancel_hands: Callable[[str], object]) -> Frozen:
@@ -212,6 +221,10 @@ def _freeze(d: Deps, t: TournamentRecord, cancel_hands: Callable[[str], object])
                 raise CompensationChanged(f"{tid}: a hand is still in progress at a terminated tournament")
             coordinator = d.store.coordinators.get(tid)
             assert coordinator is not None
+        unsettled = [r for r in tables if _unsettled(r)]
+        if unsettled:
+            _settle_again(d, unsettled)
+            return UNSETTLED  # their places and prizes first: the plan is fixed from them
         plan = _plan(d, t, coordinator.state, tables)
         batches = _write_batches(d, tid, plan.movements)
         at = d.clock.now()
@@ -242,6 +255,30 @@ def _post(d: Deps, chunk: tuple[Entry, ...]) -> bool:
     uow.post(chunk)
     uow.commit()
     return True
+
+
+def _unsettled(record: TableRecord) -> bool:
+    """A hand that ended (not cancelled) whose end the coordinator has not settled yet."""
+    hand = record.table.hand
+    return (
+        hand is not None
+        and hand.is_over
+        and not hand.is_cancelled
+        and record.coordinated_hand < record.table.hand_number
+    )
+
+
+def _settle_again(d: Deps, tables: Sequence[TableRecord]) -> None:
+    """Ask the coordinator again for the ends of hands quiet a minute (a lost message; a duplicate is a no-op)."""
+    now = d.clock.now()
+    for record in tables:
+        if now - (record.updated_at or now) < SETTLE_AGAIN_AFTER:
+            continue
+        tid, table, hand = record.tournament_id, record.table_id, record.table.hand_number
+        if record.rebuy_pending:
+            d.coordination.rebuy_closed(RebuyClosed(tournament_id=tid, table=table, hand=hand))
+        else:
+            d.coordination.hand_ended(HandEnded(tournament_id=tid, table=table, hand=hand))
 
 
 def _write_batches(d: Deps, tid: str, movements: Sequence[Movement]) -> int:

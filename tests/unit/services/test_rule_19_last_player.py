@@ -43,6 +43,9 @@ def compensate_to_the_end(services: Services, tid: str) -> str:
     outcome = ""
     for _ in range(100):
         step = services.recovery.compensate(tid)
+        if step.outcome == "retry":  # a hand's end not settled yet: the coordinator settles it first
+            Driver(services).drain_coordinator()
+            continue
         outcome = step.outcome if step.outcome != "nothing" else outcome
         if not getattr(step, "more", False):
             return outcome
@@ -216,5 +219,35 @@ def test_rule_19_a_disqualified_player_still_seated_takes_no_share_of_a_payout(
     assert compensate_to_the_end(services, tid) == "payout"
     # Then the disqualified player is paid nothing, and the whole pool goes to the two others
     assert balance(services, victim) == before
+    store.money.verify_invariants()
+    assert store.money.summary(tid).prize_pool_held == 0
+
+
+def test_rule_17_the_plan_is_frozen_only_once_every_hand_that_ended_is_settled(
+    services: Services, create: Callable[..., str], clock: FrozenClock
+) -> None:
+    # Given a freezeout past its first 30 minutes whose last hand ended but whose end the coordinator never got
+    tid = started(services, create, clock, players=3)
+    store = services.adapters.store
+    clock.advance(31 * 60)
+    fold_to_the_end_of_the_hand(services, tid)
+    services.adapters.coordination.queue.clear()
+    hand = store.tables.get(tid, "1").table.hand_number
+    assert store.tables.get(tid, "1").coordinated_hand < hand
+    before = store.money.summary(tid).prize_pool_held
+    # When it is terminated, its window runs out, and the compensation's first step runs
+    services.admin.terminate(tid, "olga", "server fault")
+    services.recovery.cancel_hands(tid)
+    clock.advance(20 * 60)
+    step = services.recovery.compensate(tid)
+    # Then nothing is frozen or paid yet: it waits for that hand's end, which it asked the coordinator for again
+    assert step.outcome == "retry" and step.seconds_left > 0
+    assert store.coordinators.get(tid).state.compensation is None
+    assert store.money.summary(tid).prize_pool_held == before
+    assert len(services.adapters.coordination.queue) == 1
+    # When the coordinator settles it, Then the compensation is frozen from the settled table and paid out
+    Driver(services).drain_coordinator()
+    assert store.tables.get(tid, "1").coordinated_hand == hand
+    assert compensate_to_the_end(services, tid) == "payout"
     store.money.verify_invariants()
     assert store.money.summary(tid).prize_pool_held == 0
