@@ -157,23 +157,23 @@ def test_an_operator_adjusts_a_stack_and_a_balance_deposits_reads_the_audit_and_
     _, audit = call(stack, "GET", f"/admin/audit?tournament={tid}", operator)
     (adjusted,) = [r for r in audit["records"] if r["act"] == "stack_adjustment"]
     assert (adjusted["player"], adjusted["reason"], adjusted["operator"]) == (CY, "a dealer's mistake", OPERATOR)
-    console.locator("table.grid td", has_text="stack_adjustment").wait_for()
+    console.locator("table.grid td", has_text="stack adjustment").wait_for()  # the act in words
 
     # When the operator deposits 5.00 and takes 1.50 back from the console's player tools
     console.goto(f"{stack.urls['app']}#/operator")
     before = balance(stack, CY)
     console.get_by_label("Player", exact=True).fill(CY)
-    console.get_by_label("Money").fill("5.00")
+    console.get_by_label("Amount in dollars").fill("5.00")
     console.get_by_role("button", name="Deposit").click()
-    console.get_by_text(f"Deposited $5.00: {CY} has ${(before + 500) / 100:,.2f}").wait_for()
-    console.get_by_label("Money").fill("-1.50")
+    console.get_by_text(f"Deposited $5.00: {CY} now has ${(before + 500) / 100:,.2f}.").wait_for()
+    console.get_by_label("Amount in dollars").fill("-1.50")
     console.get_by_label("Reason", exact=True).fill("a goodwill correction")
     console.get_by_role("button", name="Adjust balance").click()
-    console.get_by_text("Balance adjusted").wait_for()
+    console.get_by_text("Balance adjusted.").wait_for()
     # Then the account moved by both, and the player's audit lists both acts
     assert balance(stack, CY) == before + 500 - 150
     console.get_by_role("button", name="Player audit").click()
-    for act in ("deposit", "balance_adjustment"):
+    for act in ("deposit", "balance adjustment"):
         console.locator("table.grid td", has_text=act).first.wait_for()
 
     # When the operator disqualifies the other player from the tournament's page
