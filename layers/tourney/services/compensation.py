@@ -198,8 +198,9 @@ def _frozen(d: Deps, tid: str) -> FrozenPlan | None:
 
 UNSETTLED: Final = "unsettled"
 """The plan cannot be frozen yet: a hand that ended before the termination is not settled (places, prizes)."""
-SETTLE_AGAIN_AFTER = timedelta(minutes=1)
-SETTLING_WAIT_SECONDS = 10
+SETTLE_AGAIN_AFTER = timedelta(minutes=5)
+"""A hand end quiet this long is asked for again (its message lost); sooner, it is most likely still queued."""
+SETTLING_WAIT_SECONDS = 60
 """How long the recovery waits for the coordinator to settle the hands that ended before the termination."""
 Frozen = FrozenPlan | Literal["unsettled"] | None
 
@@ -269,7 +270,8 @@ def _unsettled(record: TableRecord) -> bool:
 
 
 def _settle_again(d: Deps, tables: Sequence[TableRecord]) -> None:
-    """Ask the coordinator again for the ends of hands quiet a minute (a lost message; a duplicate is a no-op)."""
+    """Ask the coordinator again for the ends of hands quiet ``SETTLE_AGAIN_AFTER`` (a lost message; a duplicate is a
+    no-op)."""
     now = d.clock.now()
     for record in tables:
         if now - (record.updated_at or now) < SETTLE_AGAIN_AFTER:
