@@ -282,24 +282,12 @@ def compensation_entries(
     overlay account. Keys: ``compensation:<tournament>:<player>``,
     ``compensation:<tournament>:overlay`` and ``...:overlay_return``.
     """
-    pool, overlay = pool_account(tournament_id), overlay_account(tournament_id)
     needed = compensation.from_pool
-    entries: list[Entry | None] = []
-    if needed > pool_held:
-        key = f"compensation:{tournament_id}:overlay"
-        entries.append(transfer(key, EntryKind.OVERLAY, tournament_id, overlay, pool, needed - pool_held, at))
-    for payment in compensation.payments:
-        legs = (
-            (player_account(payment.player_id), payment.amount),
-            (pool, -payment.from_pool),
-            (house_account_for(tournament_id, payment.player_id, house_shards), -payment.from_house),
-        )
-        key = f"compensation:{tournament_id}:{payment.player_id}"
-        entries.append(make_entry(key, EntryKind.COMPENSATION, tournament_id, legs, at))
-    if pool_held > needed and compensation.outcome is not CompensationOutcome.PAYOUT:
-        key = f"compensation:{tournament_id}:overlay_return"
-        entries.append(transfer(key, EntryKind.OVERLAY, tournament_id, pool, overlay, pool_held - needed, at))
-    return tuple(e for e in entries if e is not None)
+    returned = pool_held - needed if compensation.outcome is not CompensationOutcome.PAYOUT else 0
+    plan = CompensationPlan(
+        tournament_id, compensation, max(0, needed - pool_held), max(0, returned), house_shards=house_shards
+    )
+    return plan.entries(at)
 
 
 @dataclass(frozen=True)
@@ -371,21 +359,6 @@ class CompensationPlan:
         if size < 1:
             raise ValueError("a unit holds at least one entry")
         return -(-len(self.movements) // size)
-
-    def unit(self, index: int, at: datetime, size: int = ENTRIES_PER_UNIT) -> tuple[Entry, ...]:
-        """The ``index``-th unit of ``size`` entries, built alone.
-
-        In order, the pool never runs short: the overlay comes in first and
-        goes back last, and the payments in between take no more than it holds.
-        """
-        if not 0 <= index < self.unit_count(size):
-            raise IndexError(f"the plan has {self.unit_count(size)} units, not {index + 1}")
-        moves = self.movements[index * size : (index + 1) * size]
-        return tuple(movement_entry(self.tournament_id, m, at, self.house_shards) for m in moves)
-
-    def units(self, at: datetime, size: int = ENTRIES_PER_UNIT) -> tuple[tuple[Entry, ...], ...]:
-        """Every unit, in order (``unit`` each)."""
-        return tuple(self.unit(i, at, size) for i in range(self.unit_count(size)))
 
 
 class MovementKind(StrEnum):
