@@ -67,7 +67,7 @@ def assets(outdir: Path) -> tuple[dict[str, Path], Path, Path]:
             continue
         if resource["Type"] == "AWS::Lambda::Function" and "tourney:function" in metadata:
             functions[metadata["tourney:function"]] = outdir / path
-        elif resource["Type"] == "AWS::Lambda::LayerVersion":
+        elif resource["Type"] == "AWS::Lambda::LayerVersion" and "tourney:layer" in metadata:
             layers[metadata["tourney:layer"]] = outdir / path
     return functions, layers["shared"], layers["dependencies"]
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 from aws_lambda_powertools.event_handler import Depends
 from pydantic import BaseModel, Field
 
 from tourney.entrypoints.dependencies import ServicesDep
-from tourney.services.chat import ChatService
+
+if TYPE_CHECKING:
+    from tourney.services.chat import ChatService
+else:  # resolved by Powertools when the route is declared; the class loads with the services, on first use
+    ChatService = Any
 
 
 class ChatLineBody(BaseModel):

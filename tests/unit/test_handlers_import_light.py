@@ -1,0 +1,41 @@
+"""A handler's module imports its routes and models, never the services' implementations, the adapters or the engine.
+
+Those are built on the first invocation (``tourney.entrypoints.wiring``): importing them at module level costs
+each cold start about 100 ms more (docs/performance.md, 'Cold start of the Lambda handlers').
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FUNCTIONS = sorted(p.parent.name for p in (ROOT / "functions").glob("*/app.py"))
+#: What a route's declaration needs: the commands and answers it names, the messages it reads.
+DECLARED = {"tourney.services", "tourney.services.commands", "tourney.services.views", "tourney.services.messages"}
+HEAVY = ("tourney.adapters", "tourney.domain.table", "tourney.domain.hand", "tourney.domain.evaluator", "pynamodb")
+
+
+def loaded_at_import(function: str) -> list[str]:
+    folder = ROOT / "functions" / function
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_", "POWERTOOLS_"))}
+    env["PYTHONPATH"] = os.pathsep.join([str(folder), str(ROOT / "layers")])
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys, json, app; print(json.dumps(sorted(sys.modules)))"],
+        cwd=folder, env=env, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    modules: list[str] = json.loads(done.stdout.splitlines()[-1])
+    return modules
+
+
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_a_handler_imports_no_service_implementation_adapter_or_engine(function: str) -> None:
+    modules = loaded_at_import(function)
+    services = [m for m in modules if m.startswith("tourney.services") and m not in DECLARED]
+    heavy = [m for m in modules if m.startswith(HEAVY)]
+    assert services == [] and heavy == []
