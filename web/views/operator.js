@@ -6,6 +6,9 @@ import { idempotencyKey, seg } from "../api.js";
 import { field, fill, h } from "../dom.js";
 import { chips, duration, FORMAT_LABELS, money, parseMoney, STATUS_LABELS, when } from "../format.js";
 import { confirmWithReason, every, notice, problem, say, statusBadge } from "./common.js";
+import { levelsBody, structureEditor } from "./structure-editor.js";
+
+export { defaultLevel } from "./structure-editor.js";
 
 const MAX_CENTS = 1_000_000_000;
 const MAX_CHIPS = 1_000_000_000_000;
@@ -85,6 +88,11 @@ export function createBody(v) {
     body.payout_percent = parts;
   }
   if (typeof v.hand_for_hand === "boolean") body.hand_for_hand = v.hand_for_hand;
+  if (Array.isArray(v.levels)) {
+    const { levels, problem } = levelsBody(v.levels);
+    if (problem) return { problem };
+    body.levels = levels;
+  }
   if (v.tournament_id) {
     if (!ID_PATTERN.test(v.tournament_id)) return { problem: "Id: 1 to 64 letters, digits, '_' or '-'." };
     body.tournament_id = v.tournament_id;
@@ -163,30 +171,6 @@ export function handForHandDefault(format, maxPlayers, seatsPerTable) {
   return most > seats;
 }
 
-const FIRST_SMALL_BLINDS = [25, 50, 75];
-const DECADE_STEPS = [10, 15, 20, 30, 40, 50, 60, 80];
-
-/** The default structure's level `n` (docs/rules.md, 'Defaults'): blinds, and a big-blind ante of one BB from level 4. */
-export function defaultLevel(n) {
-  const small = n <= FIRST_SMALL_BLINDS.length
-    ? FIRST_SMALL_BLINDS[n - 1]
-    : DECADE_STEPS[(n - FIRST_SMALL_BLINDS.length - 1) % DECADE_STEPS.length] * 10 ** (Math.floor((n - FIRST_SMALL_BLINDS.length - 1) / DECADE_STEPS.length) + 1);
-  return { level: n, small_blind: small, big_blind: 2 * small, ante: n >= 4 ? 2 * small : 0 };
-}
-
-function structurePreview(minutes, count = 15) {
-  const rows = [];
-  for (let n = 1; n <= count; n += 1) {
-    const l = defaultLevel(n);
-    rows.push(h("tr", {}, h("td", { class: "num" }, n), h("td", { class: "num" }, `${chips(l.small_blind)}/${chips(l.big_blind)}`),
-      h("td", { class: "num" }, l.ante ? `${chips(l.ante)} BB ante` : "—"), h("td", { class: "num" }, duration((n - 1) * minutes * 60000))));
-  }
-  return h("table", { class: "grid compact" },
-    h("caption", { class: "muted small" }, `The first ${count} of 60 levels, ${minutes} minutes each.`),
-    h("thead", {}, h("tr", {}, ["Level", "Blinds", "Ante", "Starts at"].map((c) => h("th", { scope: "col", class: "num" }, c)))),
-    h("tbody", {}, rows));
-}
-
 function createForm(ctx, status, done) {
   const inputs = {
     name: h("input", { type: "text", required: true, maxlength: 120, name: "name" }),
@@ -226,8 +210,11 @@ function createForm(ctx, status, done) {
   inputs.hand_for_hand.id = "hand-for-hand";
   let handForHandTouched = false;
   inputs.hand_for_hand.addEventListener("change", () => { handForHandTouched = true; });
-  const structure = h("div", {});
-  const structureSummary = h("summary", {});
+  const shownMinutes = () => {
+    const minutes = Number(inputs.level_minutes.value);
+    return Number.isInteger(minutes) && minutes >= 1 && minutes <= 120 ? minutes : Number(formDefaults(inputs.format.value).level_minutes);
+  };
+  const structure = structureEditor(shownMinutes);
   const sync = () => {
     const format = inputs.format.value;
     inputs.start_at.disabled = format === "sng";
@@ -240,10 +227,7 @@ function createForm(ctx, status, done) {
     const on = handForHandDefault(format, inputs.max_players.value, inputs.seats_per_table.value);
     if (!handForHandTouched) inputs.hand_for_hand.checked = on;
     handForHandHint.textContent = `Default: ${on ? "on" : "off"} here (on when the field can fill more than one table: most players above seats a table).`;
-    const minutes = Number(inputs.level_minutes.value);
-    const shown = Number.isInteger(minutes) && minutes >= 1 && minutes <= 120 ? minutes : Number(defaults.level_minutes);
-    structureSummary.textContent = `Blind structure: ${shown}-minute levels, 25/50 rising to 1,000/2,000 by level 12, big-blind ante from level 4`;
-    fill(structure, structurePreview(shown));
+    structure.sync();
   };
   for (const key of ["format", "max_players", "seats_per_table", "level_minutes"]) inputs[key].addEventListener("input", sync);
   inputs.format.addEventListener("change", sync);
@@ -252,6 +236,7 @@ function createForm(ctx, status, done) {
     event.preventDefault();
     const values = Object.fromEntries(Object.entries(inputs).map(([k, el]) => [k, el.disabled ? "" : el.value]));
     values.hand_for_hand = inputs.hand_for_hand.checked;
+    values.levels = structure.levels();
     if (inputs.format.value !== "rebuy") Object.assign(values, { rebuy_first: "", rebuy_last: "", add_on_chips: "" });
     const { body, problem: wrong } = createBody(values);
     if (wrong) {
@@ -279,9 +264,7 @@ function createForm(ctx, status, done) {
       withDefault("Seats a table", "seats_per_table")),
     h("div", { class: "row" }, withDefault("Starting stack", "starting_stack"), withDefault("Level minutes", "level_minutes"),
       withDefault("Decision seconds", "decision_seconds")),
-    h("details", { class: "levels structure" }, structureSummary,
-      h("p", { class: "muted small" }, "The API takes the level length; the blinds are the standard structure (docs/rules.md, 'Defaults')."),
-      structure),
+    structure.element,
     rebuyOnly,
     withDefault("Payout percents", "payout_percent", "Or one whole percent per place, best first, adding to 100."),
     h("div", { class: "check" }, inputs.hand_for_hand, h("label", { for: "hand-for-hand" }, "Hand-for-hand at the bubble")),

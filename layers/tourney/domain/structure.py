@@ -115,6 +115,81 @@ class BlindLevel:
         )
 
 
+MAX_STRUCTURE_LEVELS: Final = 100
+"""The most levels an operator's blind structure may have (past the last, the last continues)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LevelSpec:
+    """One level of a blind structure as an operator gives it: its place numbers it; ``minutes`` None: the
+    tournament's level length (docs/interfaces.md, ``POST /admin/tournaments``, ``levels``)."""
+
+    small_blind: int
+    big_blind: int
+    ante: int = 0
+    big_blind_ante: bool = False
+    minutes: int | None = None
+
+
+def _spec_problem(number: int, spec: LevelSpec) -> str | None:
+    """What is wrong with one level on its own, in words naming it, or None."""
+    named = (("small blind", spec.small_blind, 1), ("big blind", spec.big_blind, 1), ("ante", spec.ante, 0))
+    for name, value, least in (*named, ("level's minutes", spec.minutes, 1)):
+        if value is None and name == "level's minutes":
+            continue
+        if type(value) is not int:
+            return f"level {number}: the {name} must be a whole number of chips, got {value!r}"
+        if value < least:
+            return f"level {number}: the {name} must be at least {least}, got {value}"
+    if spec.big_blind < spec.small_blind:
+        return f"level {number}: the big blind ({spec.big_blind}) is below the small blind ({spec.small_blind})"
+    if type(spec.big_blind_ante) is not bool:
+        return f"level {number}: big_blind_ante is true or false, not {spec.big_blind_ante!r}"
+    if spec.big_blind_ante and spec.ante == 0:
+        return f"level {number}: a big-blind ante needs an ante above 0 (the amount the big blind posts)"
+    return None
+
+
+def blind_structure(specs: Sequence[LevelSpec], minutes: int) -> tuple[BlindLevel, ...]:
+    """An operator's blind structure, numbered 1, 2, ...; levels without minutes last ``minutes``.
+
+    Every level has a small blind of at least 1, a big blind not below it and an ante of at least 0 (a big-blind
+    ante needs one above 0); the blinds never go down from one level to the next (a level may repeat the one
+    before). A broken structure raises ``InvalidConfiguration`` naming the first level at fault and the rule.
+
+    >>> levels = blind_structure([LevelSpec(5, 10), LevelSpec(10, 20, minutes=8)], 6)
+    >>> [(lv.number, lv.big_blind, lv.minutes) for lv in levels]
+    [(1, 10, 6), (2, 20, 8)]
+    """
+    _require_int("level minutes", minutes, 1)
+    if not specs:
+        raise InvalidConfiguration("a blind structure needs at least one level")
+    if len(specs) > MAX_STRUCTURE_LEVELS:
+        raise InvalidConfiguration(f"a blind structure has at most {MAX_STRUCTURE_LEVELS} levels, got {len(specs)}")
+    levels: list[BlindLevel] = []
+    for number, spec in enumerate(specs, start=1):
+        problem = _spec_problem(number, spec)
+        if problem is None and levels:
+            before = levels[-1]
+            if spec.small_blind < before.small_blind or spec.big_blind < before.big_blind:
+                problem = (
+                    f"level {number}: the blinds go down ({spec.small_blind}/{spec.big_blind} after "
+                    f"{before.small_blind}/{before.big_blind}): a structure only rises"
+                )
+        if problem is not None:
+            raise InvalidConfiguration(problem)
+        level_minutes = minutes if spec.minutes is None else spec.minutes
+        levels.append(
+            BlindLevel(number, spec.small_blind, spec.big_blind, spec.ante, spec.big_blind_ante, level_minutes)
+        )
+    return tuple(levels)
+
+
+def format_level_minutes(format: TournamentFormat | str) -> int:
+    """The format's default level length: 10 minutes, a Sit&Go's 5 (docs/rules.md, 'Defaults')."""
+    return SIT_AND_GO_LEVEL_MINUTES if TournamentFormat(format) is TournamentFormat.SNG else DEFAULT_LEVEL_MINUTES
+
+
 def default_small_blind(number: int) -> int:
     """The default structure's small blind at level ``number`` (1-based), for any level (docs/rules.md, 'Defaults').
 

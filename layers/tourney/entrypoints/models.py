@@ -152,6 +152,24 @@ class RegistrationStatus(BaseModel):
 # -- operators -------------------------------------------------------------------
 
 
+MAX_STRUCTURE_LEVELS: Final = 100
+"""``tourney.domain.structure.MAX_STRUCTURE_LEVELS``: the most levels a blind structure may have."""
+
+
+class LevelRequest(Request):
+    """One level of an operator's blind structure (its place in the list numbers it)."""
+
+    small_blind: PositiveChips
+    big_blind: PositiveChips = Field(description="chips, not below the small blind")
+    ante: Chips = Field(default=0, description="chips: every player's ante, or the big blind's with big_blind_ante")
+    big_blind_ante: Annotated[bool, Field(strict=True)] = Field(
+        default=False, description="the ante is one big-blind ante, posted by the big blind alone (needs an ante)"
+    )
+    minutes: Annotated[int, Field(strict=True, ge=1, le=120)] | None = Field(
+        default=None, description="the level's length (default: level_minutes)"
+    )
+
+
 class CreateTournamentRequest(Request):
     """Create and announce a tournament (no ``start_at`` for a Sit&Go, which starts when full)."""
 
@@ -169,6 +187,12 @@ class CreateTournamentRequest(Request):
     announce_at: Moment | None = Field(default=None, description="registration opens (default: now)")
     starting_stack: PositiveChips | None = None
     level_minutes: Annotated[int, Field(strict=True, ge=1, le=120)] | None = None
+    levels: list[LevelRequest] | None = Field(
+        default=None,
+        max_length=MAX_STRUCTURE_LEVELS,
+        description="the blind structure, first level first; blinds never go down (default: the standard structure "
+        "at level_minutes)",
+    )
     rebuy_levels: tuple[Level, Level] | None = Field(
         default=None, description="rebuy format: the first and last blind level of the rebuy period"
     )

@@ -25,7 +25,15 @@ from typing import Any
 
 from tourney.domain.errors import AlreadyStarted, Conflict, IdempotencyConflict, InvalidConfiguration, StaleVersion
 from tourney.domain.registration import TournamentStatus
-from tourney.domain.structure import AddOn, RebuyPeriod, TournamentConfig, TournamentFormat
+from tourney.domain.structure import (
+    AddOn,
+    LevelSpec,
+    RebuyPeriod,
+    TournamentConfig,
+    TournamentFormat,
+    blind_structure,
+    format_level_minutes,
+)
 from tourney.services.audit import append, audit_record
 from tourney.services.commands import CreateTournament
 from tourney.services.deps import Deps
@@ -69,6 +77,9 @@ def config_from(command: CreateTournament) -> TournamentConfig:
     if command.payout_percent:
         overrides["payout_percent"] = tuple(command.payout_percent)
     try:
+        if command.levels is not None:
+            minutes = command.level_minutes or format_level_minutes(command.format)
+            overrides["levels"] = blind_structure([LevelSpec(**level) for level in command.levels], minutes)
         return TournamentConfig.for_format(
             command.format, buy_in=command.buy_in, entry_fee=command.entry_fee, **overrides
         )

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -26,6 +28,8 @@ class CreateTournament:
     announce_at: datetime | None = None
     starting_stack: int | None = None
     level_minutes: int | None = None
+    levels: Sequence[Mapping[str, Any]] | None = None
+    """An operator's blind structure, one mapping a level (``structure.LevelSpec``'s fields); None: the standard one."""
     rebuy_levels: tuple[int, int] | None = None
     add_on_chips: int | None = None
     payout_percent: tuple[int, ...] = ()
