@@ -373,6 +373,7 @@ HTTP_ROUTES: tuple[HttpRoute, ...] = (
     _operator("POST", "/admin/accounts/{player}/adjustments"),
     _operator("GET", "/admin/audit"),
     _operator("GET", "/admin/tournaments/{id}/tables/{table}/chat"),
+    _operator("GET", "/admin/tournaments/{id}/recovery"),
     HttpRoute("GET", "/openapi.json", "api", authorized=False),
     HttpRoute("GET", "/asyncapi.json", "api", authorized=False),
     HttpRoute("GET", "/swagger", "api", authorized=False),

@@ -31,6 +31,8 @@ from tourney.entrypoints.management import (
     DisqualifyRequest,
     Management,
     MuteRequest,
+    Recovery,
+    RecoveryBody,
     StackRequest,
     UnmuteRequest,
 )
@@ -121,6 +123,14 @@ def restart(id: TournamentId, caller: CurrentCaller, admin: Admin, body: Restart
     reason = body.reason if body is not None else RestartRequest().reason
     logger.info("restart asked", extra={"operator": caller.player_id, "reason": reason})
     return admin.restart(id, caller.player_id, reason)
+
+
+@app.get("/admin/tournaments/<id>/recovery", responses=error_responses(403, 404, 409))
+def recovery(id: TournamentId, recovery: Recovery) -> RecoveryBody:
+    """A terminated tournament's recovery: the restart window left and the outcome (pending, restarted or
+    compensated), rule 17.3's outcome and the amounts paid (docs/rules.md, rule 17); 409 when never terminated."""
+    correlate(tournament_id=id)
+    return RecoveryBody.model_validate(recovery.report(id).to_dict())
 
 
 @app.post("/admin/accounts/<player>/deposits", status_code=201, responses=error_responses(403, 404, 409, success=201))

@@ -42,6 +42,7 @@ CONTRACT_ROUTES = {
     "POST /admin/accounts/{player}/adjustments": "admin",
     "GET /admin/audit": "admin",
     "GET /admin/tournaments/{id}/tables/{table}/chat": "admin",
+    "GET /admin/tournaments/{id}/recovery": "admin",
     "GET /openapi.json": "api",
     "GET /asyncapi.json": "api",
     "GET /swagger": "api",

@@ -42,6 +42,7 @@ CONTRACT_ROUTES = {
     ("delete", "/admin/players/{player}/mute"),
     ("post", "/admin/accounts/{player}/adjustments"),
     ("get", "/admin/audit"),
+    ("get", "/admin/tournaments/{id}/recovery"),
 }
 
 

@@ -549,16 +549,18 @@ export function renderOperatorTournament(main, ctx, tid) {
       const s = ["running", "finished", "terminated"].includes(d.status)
         ? await ctx.api.get(`/tournaments/${seg(tid)}/standings`).catch(() => null) : null;
       const log = await ctx.api.get(`/admin/audit?tournament=${seg(tid)}`).catch(() => ({ records: [] }));
-      const seen = JSON.stringify([d, s, log]);
+      // the recovery as the API tells it (window left, outcome, amounts): only once the tournament was terminated
+      const rec = d.status === "terminated" || lastTermination(log.records)
+        ? await ctx.api.get(`/admin/tournaments/${seg(tid)}/recovery`).catch(() => null) : null;
+      const seen = JSON.stringify([d, s, log, rec && { ...rec, window_seconds_left: rec.window_seconds_left > 0 }]);
       if (seen === drawn) return;
       drawn = seen;
       fill(head, h("h1", {}, d.name), statusBadge(d.status), h("a", { href: `#/t/${seg(tid)}` }, "Players' page"));
       fill(facts, h("p", { class: "muted small" },
         `${FORMAT_LABELS[d.format] || d.format} · ${money(d.buy_in)} + ${money(d.entry_fee)} · ${d.registered} registered · `,
         d.start_at ? `starts ${when(d.start_at)}` : "starts when full"));
-      const terminatedAt = d.status === "terminated" ? lastTermination(log.records) : null;
       const tables = s ? [...new Set(s.players.map((p) => p.table))].sort((a, b) => String(a).localeCompare(String(b), undefined, { numeric: true })) : [];
-      drawRecovery(d, terminatedAt);
+      drawRecovery(d, rec);
       watch.hidden = !tables.length || !["running", "terminated"].includes(d.status);
       fill(watch, h("h2", { id: "watch-h" }, "Watch the tables"),
         h("ul", { class: "watch-list" }, tables.map((t) => h("li", {}, h("a", { href: `#/t/${seg(tid)}/table/${seg(t)}` }, `Watch table ${t}`)))));
@@ -566,7 +568,7 @@ export function renderOperatorTournament(main, ctx, tid) {
       fill(acts,
         h("button", { type: "button", disabled: !open, onclick: () => act("cancel", "Cancelled") }, "Cancel tournament"),
         h("button", { type: "button", class: "danger", disabled: d.status !== "running", onclick: () => act("terminate", "Terminated") }, "Terminate"),
-        h("button", { type: "button", disabled: d.status !== "terminated" || Boolean(d.ended_at) || (terminatedAt && windowEnd === null),
+        h("button", { type: "button", disabled: d.status !== "terminated" || !rec || rec.outcome !== "pending" || windowEnd === null,
           onclick: () => act("restart", "Restarted") }, "Restart"));
       if (s && s.players.length) {
         const chosen = pick.value;
@@ -581,32 +583,33 @@ export function renderOperatorTournament(main, ctx, tid) {
       say(status, problem(error), "error");
     }
   };
-  const drawRecovery = (d, terminatedAt) => {
-    recovery.hidden = d.status !== "terminated";
+  const drawRecovery = (d, rec) => {
+    recovery.hidden = !rec;
     windowEnd = null;
-    if (recovery.hidden) return;
-    const end = terminatedAt ? Date.parse(terminatedAt) + RESTART_WINDOW_MS : null;
-    const outcome = terminatedAt ? recoveryOutcome(d, terminatedAt) : null;
+    if (!rec) return;
+    const rule = RULE_WORDS[rec.rule] || null;
     let state;
-    if (d.ended_at) {
-      state = [h("p", { class: "recovery-state" }, h("strong", {}, "Compensated"), ` ${when(d.ended_at)}.`),
-        outcome ? h("p", {}, `Outcome: ${outcome}.`) : null,
+    if (rec.outcome === "restarted") {
+      state = [h("p", { class: "recovery-state" }, h("strong", {}, "Restarted"), ` ${when(rec.restarted_at)}, within its 20 minutes.`)];
+    } else if (rec.outcome === "compensated") {
+      state = [h("p", { class: "recovery-state" }, h("strong", {}, "Compensated"), ` ${when(rec.compensated_at)}.`),
+        rule ? h("p", {}, `Outcome: ${rule}.`) : null,
+        ...paidLines(rec),
         h("p", { class: "muted small" }, "The tournament is over; it can no longer restart.")];
-    } else if (end !== null && end > Date.now()) {
-      windowEnd = end;
+    } else if (rec.window_seconds_left > 0) {
+      windowEnd = Date.now() + rec.window_seconds_left * 1000; // the server's count, whatever this device's clock
       tick();
-      state = [h("p", { class: "recovery-state" }, "Restart window: ", windowLeft, " left ", h("span", { class: "muted small" }, `(until ${clock(end)})`)),
+      state = [h("p", { class: "recovery-state" }, "Restart window: ", windowLeft, " left ", h("span", { class: "muted small" }, `(until ${clock(Date.parse(rec.restart_deadline))})`)),
         h("p", { class: "muted small" }, "Restart resumes the same level with the time that was left in it. ",
-          `Unless it restarts, the players are then compensated: ${outcome}.`)];
-    } else if (end !== null) {
-      state = [h("p", { class: "recovery-state" }, h("strong", {}, "The 20 minutes are over"), ": the players are being compensated."),
-        h("p", {}, `Outcome: ${outcome}.`)];
+          rule ? `Unless it restarts, the players are then compensated: ${rule}.` : "")];
     } else {
-      state = [h("p", { class: "recovery-state" }, "Terminated by the system: the audit holds no time of termination, so the restart window cannot be shown. ",
-        "Restart answers whether it is still open.")];
+      state = [h("p", { class: "recovery-state" }, h("strong", {}, "The 20 minutes are over"),
+        rec.plan_fixed ? ": the players are being paid." : ": the players are about to be compensated."),
+        rule ? h("p", {}, `Outcome: ${rule}.`) : null, ...paidLines(rec)];
     }
     fill(recovery, h("h2", { id: "rec-h" }, "Recovery"),
-      terminatedAt ? h("p", { class: "muted small" }, `Terminated ${when(terminatedAt)}.`) : null, ...state);
+      h("p", { class: "muted small" }, `Terminated ${when(rec.terminated_at)} by ${rec.terminated_by || "the system"}`,
+        rec.reason ? `: ${rec.reason}` : "", "."), ...state);
   };
   const loadChat = async (table) => {
     try {
@@ -627,8 +630,6 @@ export function renderOperatorTournament(main, ctx, tid) {
   };
 }
 
-const RESTART_WINDOW_MS = 20 * 60_000; // docs/rules.md, rule 17.2: exactly 20:00.000 after the termination
-const ROLLBACK_MS = 30 * 60_000; // rule 17.3b: terminated at most 30:00.000 after started_at
 
 /** The time of the tournament's last termination by an operator (its audit record's after), or null. */
 export function lastTermination(records) {
@@ -636,16 +637,26 @@ export function lastTermination(records) {
   return terminations.length ? terminations[terminations.length - 1].after.terminated_at : null;
 }
 
-/** How rule 17.3 compensates the tournament (docs/rules.md), from what the API tells: the format and the times. */
-export function recoveryOutcome(d, terminatedAt) {
-  if (!d.started_at) return "everyone refunded in full, buy-in and fee: no hand had been dealt (rule 17.6)";
-  if (d.format === "sng") return "a prize-pool payout to the players left (rule 17.3a)";
-  if (Date.parse(terminatedAt) - Date.parse(d.started_at) <= ROLLBACK_MS) {
-    return "a rollback: every entrant gets back every fee and buy-in paid, prizes paid are kept (rule 17.3b)";
-  }
-  if (d.format === "freezeout") return "a prize-pool payout to the players left, the guarantee included (rule 17.3c)";
-  return "a prize-pool payout (rule 17.3c) or, when the rebuys were still open and the pool short of 85 % of the guarantee, "
-    + "fees and contributions back with a share by chips (rule 17.3d)";
+/** Rule 17.3's outcome, as GET /admin/tournaments/{id}/recovery names it, in the operator's words (docs/rules.md). */
+export const RULE_WORDS = {
+  rollback: "a rollback: every entrant gets back every fee and buy-in paid, prizes paid are kept (rule 17.3b)",
+  payout: "a prize-pool payout to the players left, the guarantee included (rule 17.3c)",
+  refund_share: "fees and contributions back to the players left, with a share by chips of what the eliminated paid in (rule 17.3d)",
+};
+
+/** What the fixed plan pays: the total, the house's overlay, and the largest payments (a table). */
+function paidLines(rec) {
+  if (!rec.plan_fixed) return [];
+  const players = `${rec.players_paid} player${rec.players_paid === 1 ? "" : "s"}`;
+  const listed = rec.payments.length < rec.players_paid ? ` (the largest ${rec.payments.length} below)` : "";
+  return [h("p", {}, `Paid: ${money(rec.paid_total)} to ${players}${listed}.`),
+    rec.overlay ? h("p", { class: "muted small" }, `The house added ${money(rec.overlay)} to the prize pool for it.`) : null,
+    rec.payments.length
+      ? h("div", { class: "scroll" }, h("table", { class: "grid compact" },
+          h("caption", { class: "sr-only" }, "Compensation paid"),
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col", class: "num" }, "Paid"))),
+          h("tbody", {}, rec.payments.map((p) => h("tr", {}, h("td", {}, p.name || p.player), h("td", { class: "num" }, money(p.amount)))))))
+      : null];
 }
 
 function clock(ms) {

@@ -204,15 +204,26 @@ class Compensation:
 
 def compensation_outcome(facts: Termination) -> CompensationOutcome:
     """Which of rule 17.3 a-d applies: the first that does."""
-    if facts.format is TournamentFormat.SNG:
+    return outcome_of(facts.format, facts.elapsed, facts.last_rebuy_period_ended, facts.guarantee, facts.collected)
+
+
+def outcome_of(
+    format: TournamentFormat, elapsed: timedelta, last_rebuy_period_ended: bool, guarantee: int, collected: int
+) -> CompensationOutcome:
+    """Rule 17.3's choice from the few facts it reads (``elapsed``: from ``started_at`` to the termination).
+
+    >>> outcome_of(TournamentFormat.REBUY, timedelta(minutes=31), False, 10_000, 8_500)
+    <CompensationOutcome.REFUND_SHARE: 'refund_share'>
+    """
+    if format is TournamentFormat.SNG:
         return CompensationOutcome.PAYOUT
-    if facts.elapsed <= ROLLBACK_WINDOW:
+    if elapsed <= ROLLBACK_WINDOW:
         return CompensationOutcome.ROLLBACK
     if (
-        facts.format is TournamentFormat.FREEZEOUT
-        or facts.last_rebuy_period_ended
-        or facts.guarantee == 0
-        or facts.collected * 100 > facts.guarantee * PAYOUT_THRESHOLD_PERCENT
+        format is TournamentFormat.FREEZEOUT
+        or last_rebuy_period_ended
+        or guarantee == 0
+        or collected * 100 > guarantee * PAYOUT_THRESHOLD_PERCENT
     ):
         return CompensationOutcome.PAYOUT
     return CompensationOutcome.REFUND_SHARE

@@ -19,8 +19,9 @@ from tourney.entrypoints.models import MAX_CENTS, Request
 if TYPE_CHECKING:
     from tourney.services.audit import AuditService
     from tourney.services.management import ManagementService
+    from tourney.services.recovery_report import RecoveryReportService
 else:  # resolved by Powertools when the routes are declared; the classes load with the services
-    AuditService = ManagementService = Any
+    AuditService = ManagementService = RecoveryReportService = Any
 
 MAX_STACK_DELTA: Final = 1_000_000_000
 """The largest stack adjustment either way, in chips (``services.management.MAX_STACK_ADJUSTMENT``)."""
@@ -92,6 +93,41 @@ class AuditBody(BaseModel):
     records: list[AuditRecordBody]
 
 
+class PaymentBody(BaseModel):
+    player: str
+    name: str = Field(description="the player's display name (their id when they chose none)")
+    amount: int = Field(description="cents paid to the player by the compensation (fees back and pool money)")
+
+
+class RecoveryBody(BaseModel):
+    """A terminated tournament's recovery (docs/interfaces.md ``GET /admin/tournaments/{id}/recovery``)."""
+
+    tournament_id: str
+    status: str
+    outcome: str = Field(description="pending, restarted or compensated")
+    terminated_at: str
+    terminated_by: str
+    reason: str
+    restart_deadline: str = Field(description="termination + 20:00.000: no restart from then on")
+    window_seconds_left: int = Field(description="whole seconds left to restart, rounded up; 0 once closed")
+    restarted_at: str | None = None
+    rule: str | None = Field(
+        default=None, description="rule 17.3: rollback, payout or refund_share (the plan's once plan_fixed)"
+    )
+    plan_fixed: bool = False
+    compensated_at: str | None = None
+    paid_total: int | None = Field(default=None, description="cents paid to the players in all, once the plan is fixed")
+    players_paid: int | None = None
+    overlay: int | None = Field(default=None, description="cents the house added to the pool for the compensation")
+    payments: list[PaymentBody] = Field(default_factory=list, description="the largest 100 payments, largest first")
+
+
+def recovery_report_service(svc: ServicesDep) -> RecoveryReportService:
+    from tourney.services.recovery_report import RecoveryReportService
+
+    return RecoveryReportService(svc.deps)
+
+
 def management_service(svc: ServicesDep) -> ManagementService:
     return svc.management
 
@@ -102,6 +138,7 @@ def audit_service(svc: ServicesDep) -> AuditService:
 
 Management = Annotated[ManagementService, Depends(management_service)]
 Audit = Annotated[AuditService, Depends(audit_service)]
+Recovery = Annotated[RecoveryReportService, Depends(recovery_report_service)]
 
 __all__ = [
     "AdjustmentRequest",
@@ -110,6 +147,8 @@ __all__ = [
     "DisqualifyRequest",
     "Management",
     "MuteRequest",
+    "Recovery",
+    "RecoveryBody",
     "StackRequest",
     "UnmuteRequest",
 ]

@@ -404,6 +404,44 @@ class Restarted(View):
     level: int
 
 
+@dataclass(frozen=True)
+class PaymentLine(View):
+    """What compensation pays one player: ``amount`` in all (fees back and money from the pool)."""
+
+    player: str
+    name: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class RecoveryReport(View):
+    """``GET /admin/tournaments/{id}/recovery``: a terminated tournament's recovery as it stands (rule 17).
+
+    ``outcome``: ``pending`` (the restart window is open, or compensation is being paid), ``restarted`` or
+    ``compensated``. ``rule``: rule 17.3's outcome (``rollback``, ``payout``, ``refund_share``): the plan's once
+    fixed (``plan_fixed``), before that what the facts give now; null once restarted. Amounts in cents, once the plan
+    is fixed: ``paid_total`` to ``players_paid`` players, ``overlay`` what the house added to the pool, ``payments``
+    the largest ``PAYMENTS_SHOWN``.
+    """
+
+    tournament_id: str
+    status: str
+    outcome: str
+    terminated_at: datetime
+    terminated_by: str
+    reason: str
+    restart_deadline: datetime
+    window_seconds_left: int
+    restarted_at: datetime | None = None
+    rule: str | None = None
+    plan_fixed: bool = False
+    compensated_at: datetime | None = None
+    paid_total: int | None = None
+    players_paid: int | None = None
+    overlay: int | None = None
+    payments: tuple[PaymentLine, ...] = ()
+
+
 # -- play -----------------------------------------------------------------------
 
 
