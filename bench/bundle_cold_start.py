@@ -5,46 +5,48 @@
 ``bench/cold_start.py`` measures the handlers' imports from the repository,
 with bytecode compiled first. Lambda runs something else: the function's code
 asset and the two layers' assets as CDK synthesized them, on a read-only file
-system (``/var/task``, ``/opt``), so a module without a matching ``.pyc`` is
-compiled from source at every cold start and its bytecode is thrown away. This
-benchmark imports each handler from the synthesized assets, in a fresh
+system (``/var/task``, ``/opt``), under Python 3.12. This benchmark imports
+each handler from the synthesized assets, with the runtime's Python
+(``infra.layers.runtime_python``: 3.12, whatever runs this script), in a fresh
 interpreter with ``-S`` (no site-packages: only the assets, the runtime's
 boto3 and the standard library) and ``PYTHONDONTWRITEBYTECODE`` (nothing is
 written, as on a read-only file system), twice:
 
-- ``as_shipped``: the assets as they are;
-- ``with_bytecode``: the same assets with bytecode compiled into them by this
-  interpreter (``compileall``, unchecked hashes: valid whatever the files'
-  times), which is what shipping bytecode would buy.
+- ``as_shipped``: the assets as they are, with the bytecode the bundling
+  compiled into them;
+- ``without_bytecode``: the same assets with their bytecode removed, each
+  module compiled from source at every cold start.
 
-Two departures from Lambda, both in its favour of neither figure: the
-dependency layer holds arm64 extension modules, so the packages that have one
-are taken from this environment (same versions, the same ``uv.lock``); and the
-runtime's boto3 and botocore (not in the layers) come from this environment
-with their bytecode compiled, as the Lambda runtime ships them.
+Two departures from Lambda, both in favour of neither figure: the dependency
+layer holds arm64 extension modules, so the packages that have one are taken
+from the same build for this machine (``infra.layers.build_dependencies``:
+same versions, the same ``uv.lock``, cached); and the runtime's boto3 and
+botocore (not in the layers) come from this environment with their bytecode
+compiled, as the Lambda runtime ships them.
 """
 
 from __future__ import annotations
 
 import argparse
-import compileall
 import json
 import os
-import py_compile
+import platform
 import re
 import shutil
 import statistics
 import subprocess
-import sys
 import sysconfig
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from infra.layers import build_dependencies, compile_bytecode, runtime_python
+
 ROOT = Path(__file__).resolve().parent.parent
 LINE = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \|\s*(\S+)")
 RUNTIME_PACKAGES = ("boto3", "botocore", "s3transfer", "jmespath", "dateutil", "urllib3", "six.py")
 """What the Lambda Python runtime provides besides the standard library (the dependency layer leaves them out)."""
+HOST_PLATFORMS = tuple(f"{tag}_{platform.machine()}" for tag in ("manylinux2014", "manylinux_2_28", "manylinux_2_34"))
 
 
 def synthesize(outdir: Path) -> Path:
@@ -72,8 +74,8 @@ def assets(outdir: Path) -> tuple[dict[str, Path], Path, Path]:
     return functions, layers["shared"], layers["dependencies"]
 
 
-def _site_packages() -> Path:
-    return Path(sysconfig.get_paths()["purelib"])
+def _native(entry: Path) -> bool:
+    return entry.suffix == ".so" or (entry.is_dir() and any(entry.rglob("*.so*")))
 
 
 def prepare(outdir: Path, work: Path) -> tuple[dict[str, Path], list[Path]]:
@@ -84,30 +86,30 @@ def prepare(outdir: Path, work: Path) -> tuple[dict[str, Path], list[Path]]:
     for name, source in functions.items():
         shutil.copytree(source, copies[name])
     shutil.copytree(shared, work / "shared")
-    deps = work / "dependencies"
-    shutil.copytree(dependencies, deps)
-    site = _site_packages()
-    for entry in list((deps / "python").iterdir()):
-        native = entry.is_dir() and any(entry.rglob("*.so"))
-        if native and (site / entry.name).is_dir():  # the same version (uv.lock), built for this machine
-            shutil.rmtree(entry)
-            shutil.copytree(site / entry.name, entry, ignore=shutil.ignore_patterns("__pycache__"))
+    deps = work / "dependencies" / "python"
+    shutil.copytree(dependencies, deps.parent)
+    here = build_dependencies(ROOT, HOST_PLATFORMS) / "python"  # the same versions, built (and compiled) for here
+    for entry in [e for e in deps.iterdir() if _native(e)]:
+        shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+    for entry in here.iterdir():
+        if _native(entry) and not (deps / entry.name).exists():
+            (shutil.copytree if entry.is_dir() else shutil.copy2)(entry, deps / entry.name)
     runtime = work / "runtime"
     runtime.mkdir()
+    site = Path(sysconfig.get_paths()["purelib"])
     for name in RUNTIME_PACKAGES:
         source = site / name
         if source.is_dir():
-            shutil.copytree(source, runtime / name)
+            shutil.copytree(source, runtime / name, ignore=shutil.ignore_patterns("__pycache__"))
         elif source.is_file():
             shutil.copy2(source, runtime / name)
-    compile_tree(runtime)
-    return copies, [work / "shared" / "python", deps / "python", runtime]
+    compile_bytecode(runtime)
+    return copies, [work / "shared" / "python", deps, runtime]
 
 
-def compile_tree(folder: Path) -> None:
-    compileall.compile_dir(
-        str(folder), quiet=2, workers=0, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH
-    )
+def strip_bytecode(folder: Path) -> None:
+    for cache in list(folder.rglob("__pycache__")):
+        shutil.rmtree(cache)
 
 
 def import_ms(function: Path, path: list[Path]) -> float:
@@ -115,7 +117,7 @@ def import_ms(function: Path, path: list[Path]) -> float:
     env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "AWS_", "POWERTOOLS_"))}
     env.update(PYTHONPATH=os.pathsep.join(str(p) for p in [function, *path]), PYTHONDONTWRITEBYTECODE="1")
     done = subprocess.run(
-        [sys.executable, "-S", "-X", "importtime", "-c", "import app"],
+        [runtime_python(), "-S", "-X", "importtime", "-c", "import app"],
         cwd=function, env=env, capture_output=True, text=True, check=True,
     )  # fmt: skip
     for line in done.stderr.splitlines():
@@ -135,17 +137,13 @@ def measure(cdk_out: Path | None = None, runs: int = 5) -> dict[str, Any]:
             for name, folder in sorted(functions.items())
         }
         for folder in [*functions.values(), *path[:2]]:
-            compile_tree(folder)
-        compiled = {
+            strip_bytecode(folder)
+        without = {
             name: round(statistics.median(import_ms(folder, path) for _ in range(runs)), 1)
             for name, folder in sorted(functions.items())
         }
-    return {
-        "python": f"{sys.version_info.major}.{sys.version_info.minor}",
-        "runs": runs,
-        "as_shipped_ms": shipped,
-        "with_bytecode_ms": compiled,
-    }
+    python = subprocess.run([runtime_python(), "-V"], capture_output=True, text=True, check=True).stdout.split()[1]
+    return {"python": python, "runs": runs, "as_shipped_ms": shipped, "without_bytecode_ms": without}
 
 
 def main() -> None:

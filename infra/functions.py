@@ -25,7 +25,7 @@ from aws_cdk import aws_stepfunctions as sfn
 from constructs import Construct
 
 from infra import wiring
-from infra.layers import ARCHITECTURE, RUNTIME, Layers
+from infra.layers import ARCHITECTURE, RUNTIME, Layers, function_code
 from infra.naming import logical_id
 
 #: Item and query actions only: no table management, no streams (no stream consumer exists).
@@ -113,7 +113,7 @@ class Functions(Construct):
                 runtime=RUNTIME,
                 architecture=ARCHITECTURE,
                 handler=spec.handler,
-                code=lambda_.Code.from_asset(str(root / spec.code_path), exclude=["__pycache__", "*.pyc"]),
+                code=function_code(root / spec.code_path),
                 layers=layers.all,
                 role=role,
                 log_group=log_group,

@@ -9,11 +9,17 @@ Both are bundled locally, without Docker (CDK's ``ILocalBundling``):
   boto3/botocore/s3transfer left out (the runtime has them). The result is cached under
   ``cdk.out/.cache/`` keyed by the hash of ``uv.lock`` and of the package list, so only the
   first synth on a machine pays for it (about 6 s from the package index).
+
+Every asset, the functions' code too (:func:`function_code`), ships bytecode for the runtime's
+Python 3.12 (:func:`compile_bytecode`): Lambda's code is read-only, and a module without it is
+compiled from source at every cold start.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import os
 import shutil
 import subprocess
 import sys
@@ -36,6 +42,10 @@ REQUIREMENTS = ("pynamodb", "aws-lambda-powertools[all]", "pydantic", "pyjwt[cry
 #: In the runtime already; leaving them out saves about 25 MB.
 LEFT_OUT = ("boto3", "botocore", "s3transfer")
 CACHE_DIR = Path("cdk.out") / ".cache"
+#: The interpreter that compiles the bundle's bytecode, when it is not found by itself (:func:`runtime_python`).
+RUNTIME_PYTHON_VARIABLE = "TOURNEY_RUNTIME_PYTHON"
+#: What the bundles' bytecode is: part of every asset's hash, so that a change of it stages the assets anew.
+BYTECODE = f"cpython-{PYTHON_VERSION.replace('.', '')} unchecked-hash"
 
 # CDK never runs these images: local bundling always succeeds or raises.
 _NO_DOCKER = DockerImage.from_registry("docker-is-not-used")
@@ -49,16 +59,18 @@ def _lock_pins(lock_file: Path) -> list[str]:
     )
 
 
-def dependencies_key(root: Path) -> str:
-    """The cache key: ``uv.lock``, the package list, the platforms and the Python version."""
+def dependencies_key(root: Path, platforms: tuple[str, ...] = PLATFORMS) -> str:
+    """The cache key: ``uv.lock``, the package list, the platforms, the Python version and the bytecode."""
     digest = hashlib.sha256((root / "uv.lock").read_bytes())
-    digest.update(repr((REQUIREMENTS, LEFT_OUT, PLATFORMS, PYTHON_VERSION)).encode())
+    digest.update(repr((REQUIREMENTS, LEFT_OUT, platforms, PYTHON_VERSION, BYTECODE)).encode())
     return digest.hexdigest()[:20]
 
 
-def build_dependencies(root: Path) -> Path:
-    """Build (or find in the cache) the dependency layer's tree; returns the folder holding ``python/``."""
-    key = dependencies_key(root)
+def build_dependencies(root: Path, platforms: tuple[str, ...] = PLATFORMS) -> Path:
+    """Build (or find in the cache) the dependency layer's tree; returns the folder holding ``python/``.
+
+    ``platforms``: Lambda's by default; ``bench/bundle_cold_start.py`` builds this machine's to load them here."""
+    key = dependencies_key(root, platforms)
     cache = root / CACHE_DIR / f"dependencies-{key}"
     if (cache / "python").is_dir():
         return cache
@@ -71,7 +83,7 @@ def build_dependencies(root: Path) -> Path:
             sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
             "--no-compile", "--target", str(work / "python"),
             "--implementation", "cp", "--python-version", PYTHON_VERSION, "--only-binary=:all:",
-            *(arg for platform in PLATFORMS for arg in ("--platform", platform)),
+            *(arg for platform in platforms for arg in ("--platform", platform)),
             "--constraint", str(constraints), *REQUIREMENTS,
         ]  # fmt: skip
         result = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -86,6 +98,7 @@ def build_dependencies(root: Path) -> Path:
             if top in LEFT_OUT or entry.name == "bin":
                 shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
         constraints.unlink()
+        compile_bytecode(site)
         try:
             work.rename(cache)  # atomic: a parallel synth either wins or finds it built
         except OSError:
@@ -101,37 +114,75 @@ def _copy_tree(source: Path, target: Path) -> None:
     compile_bytecode(target)
 
 
-def compile_bytecode(folder: Path, target: str = PYTHON_VERSION) -> bool:
-    """Compile every module under ``folder`` when this interpreter is the runtime's Python (``target``).
+def _version_of(python: str) -> str | None:
+    try:
+        done = subprocess.run(
+            [python, "-I", "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+            capture_output=True, text=True, check=False, timeout=30,
+        )  # fmt: skip
+    except OSError:
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+@functools.cache
+def runtime_python(target: str = PYTHON_VERSION) -> str:
+    """An interpreter of the runtime's version: ``$TOURNEY_RUNTIME_PYTHON``, this one, ``python3.12`` on the path,
+    or pyenv's newest 3.12 (the pyenv shim answers only for the selected version, hence the look in its folder)."""
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    candidates = [
+        os.environ.get(RUNTIME_PYTHON_VARIABLE),
+        sys.executable,
+        shutil.which(f"python{target}"),
+        *(str(p) for p in sorted(pyenv.glob(f"{target}.*/bin/python{target}"), reverse=True)),
+    ]
+    for candidate in candidates:
+        if candidate and _version_of(candidate) == target:
+            return candidate
+    raise RuntimeError(
+        f"no Python {target} to compile the bundle's bytecode for the Lambda runtime: install it "
+        f"(pyenv install {target}) or name it in {RUNTIME_PYTHON_VARIABLE}"
+    )
+
+
+def compile_bytecode(folder: Path, target: str = PYTHON_VERSION) -> None:
+    """Compile every module under ``folder`` with the runtime's Python (``target``), whatever Python synthesizes.
 
     Lambda's code is read-only: a module without a ``.pyc`` of the runtime's version is compiled from source at
-    every cold start (``bench/bundle_cold_start.py``: 0.4 to 2 s more per function). A ``.pyc`` is specific to
-    the Python that wrote it, so only a build on the runtime's version can ship it; on another (this repository's
-    3.11 machines, for the 3.12 runtime) the layers ship without, and the function compiles at its cold start.
-    Unchecked hashes: the bytecode stays valid whatever times the files get when the asset is staged.
+    every cold start (``bench/bundle_cold_start.py``). A ``.pyc`` is specific to the Python that wrote it, hence
+    :func:`runtime_python`. Unchecked hashes: the bytecode stays valid whatever times the files get when the asset
+    is staged and deployed. ``-I``: no ``PYTHONPYCACHEPREFIX`` or ``PYTHONDONTWRITEBYTECODE`` of this shell applies.
+    A file that is not Python (the packages' examples and templates) is left without; ``compileall`` says which.
     """
-    if f"{sys.version_info.major}.{sys.version_info.minor}" != target:
-        return False
-    import compileall
-    import py_compile
-
-    return bool(
-        compileall.compile_dir(
-            str(folder), quiet=2, workers=0, invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH
-        )
-    )
+    command = [runtime_python(target), "-I", "-m", "compileall", "-q", "-q", "-j", "0"]
+    command += ["--invalidation-mode", "unchecked-hash", str(folder)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode not in (0, 1):  # 1: some file did not compile
+        raise RuntimeError(f"compiling {folder} failed:\n{done.stderr[-4000:]}")
 
 
 @jsii.implements(ILocalBundling)
 class _CopyBundling:
-    """Local bundling: ``source`` copied to ``<output>/python/<name>``."""
+    """Local bundling: ``source`` copied to ``<output>/<into>`` and compiled."""
 
-    def __init__(self, source: Path) -> None:
+    def __init__(self, source: Path, into: str) -> None:
         self._source = source
+        self._into = into
 
     def try_bundle(self, output_dir: str, *_: Any, **__: Any) -> bool:
-        _copy_tree(self._source, Path(output_dir) / "python" / self._source.name)
+        _copy_tree(self._source, Path(output_dir) / self._into)
         return True
+
+
+def _bundling(local: ILocalBundling) -> BundlingOptions:
+    return BundlingOptions(image=_NO_DOCKER, local=local, environment={"BYTECODE": BYTECODE})
+
+
+def function_code(folder: Path) -> lambda_.Code:
+    """A function's code asset: ``folder`` (``functions/<name>``) with its bytecode for the runtime."""
+    return lambda_.Code.from_asset(
+        str(folder), exclude=["__pycache__", "*.pyc"], bundling=_bundling(_CopyBundling(folder, "."))
+    )
 
 
 @jsii.implements(ILocalBundling)
@@ -142,7 +193,7 @@ class _DependenciesBundling:
         self._root = root
 
     def try_bundle(self, output_dir: str, *_: Any, **__: Any) -> bool:
-        _copy_tree(build_dependencies(self._root), Path(output_dir))
+        shutil.copytree(build_dependencies(self._root), Path(output_dir), dirs_exist_ok=True)  # compiled in the cache
         return True
 
 
@@ -160,7 +211,8 @@ class Layers(Construct):
             description="tourney: domain, services, adapters, entrypoints (layers/tourney)",
             code=lambda_.Code.from_asset(
                 str(package),
-                bundling=BundlingOptions(image=_NO_DOCKER, local=_CopyBundling(package)),
+                exclude=["__pycache__", "*.pyc"],
+                bundling=_bundling(_CopyBundling(package, f"python/{package.name}")),
             ),
             compatible_runtimes=[RUNTIME],
             compatible_architectures=[ARCHITECTURE],
@@ -174,7 +226,7 @@ class Layers(Construct):
                 str(root / "layers"),
                 asset_hash_type=AssetHashType.CUSTOM,
                 asset_hash=key,
-                bundling=BundlingOptions(image=_NO_DOCKER, local=_DependenciesBundling(root)),
+                bundling=_bundling(_DependenciesBundling(root)),
             ),
             compatible_runtimes=[RUNTIME],
             compatible_architectures=[ARCHITECTURE],

@@ -1,62 +1,70 @@
-"""Bytecode in the bundle (for the cold start): compiled for the runtime's Python when the build runs it.
+"""Bytecode in the bundle (for the cold start): every module of every asset compiled for the runtime's Python 3.12.
 
 Lambda's code is read-only, so a module without a ``.pyc`` of the runtime's
 version is compiled from source at every cold start
 (``bench/bundle_cold_start.py``, docs/performance.md). ``infra.layers``
-compiles the layers' modules when the synthesizing interpreter is the
-runtime's version, and cannot when it is not (a ``.pyc`` is specific to its
-version): these tests pin both halves.
+compiles each asset with an interpreter of the runtime's version, whichever
+Python synthesizes.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import subprocess
-import sys
 from pathlib import Path
 
-from infra.layers import PYTHON_VERSION, compile_bytecode
+from infra.layers import PYTHON_VERSION, compile_bytecode, runtime_python
 from tests.infra.template import Synthesized
 
-HERE = f"{sys.version_info.major}.{sys.version_info.minor}"
+TAG = f"cpython-{PYTHON_VERSION.replace('.', '')}"
 
 
-def package(tmp_path: Path) -> Path:
-    (tmp_path / "pkg").mkdir()
-    (tmp_path / "pkg" / "__init__.py").write_text("VALUE = 42\n")
-    return tmp_path
+def _pyc(source: Path) -> Path:
+    return source.parent / "__pycache__" / f"{source.stem}.{TAG}.pyc"
+
+
+def _asset_folders(synthesized: Synthesized) -> dict[str, Path]:
+    folders = {}
+    for kind, key in (("AWS::Lambda::Function", "tourney:function"), ("AWS::Lambda::LayerVersion", "tourney:layer")):
+        for resource in synthesized.of_app(kind).values():
+            metadata = resource["Metadata"]
+            folders[metadata[key]] = synthesized.outdir / metadata["aws:asset:path"]
+    return folders
 
 
 def test_the_runtimes_python_compiles_every_module_with_unchecked_hashes(tmp_path: Path) -> None:
-    root = package(tmp_path)
-    assert compile_bytecode(root, target=HERE)
-    cached = Path(importlib.util.cache_from_source(str(root / "pkg" / "__init__.py")))
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("VALUE = 42\n")
+    compile_bytecode(tmp_path)
+    cached = _pyc(tmp_path / "pkg" / "__init__.py")
+    assert cached.is_file()
     flags = int.from_bytes(cached.read_bytes()[4:8], "little")
     assert flags == 0b01, "an unchecked-hash pyc: valid whatever time the staged file gets"
-    # and an interpreter that may write nothing (read-only code) imports it from that bytecode
-    (root / "pkg" / "__init__.py").touch()
+    # and the runtime's Python, writing nothing (read-only code), imports it from that bytecode
+    (tmp_path / "pkg" / "__init__.py").touch()
     done = subprocess.run(
-        [sys.executable, "-S", "-X", "importtime", "-c", "import pkg; print(pkg.__spec__.cached)"],
-        cwd=root, env={"PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(root)}, capture_output=True, text=True,
-        check=True,
+        [runtime_python(), "-S", "-c", "import pkg; print(pkg.__spec__.cached)"],
+        cwd=tmp_path, env={"PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(tmp_path)}, capture_output=True,
+        text=True, check=True,
     )  # fmt: skip
-    assert done.stdout.strip() == str(cached)
+    assert Path(done.stdout.strip()) == cached
+    assert importlib.util.cache_from_source(str(tmp_path / "x.py")) != str(cached), "not this Python's own tag"
 
 
-def test_another_python_ships_no_bytecode_it_would_have_to_ignore(tmp_path: Path) -> None:
-    root = package(tmp_path)
-    assert not compile_bytecode(root, target="2.7")
-    assert not list(root.rglob("*.pyc"))
+def test_every_function_and_the_shared_layer_ship_bytecode_for_each_module(synthesized: Synthesized) -> None:
+    folders = _asset_folders(synthesized)
+    assert {"api", "admin", "ws", "shared", "dependencies"} <= set(folders)
+    for name, folder in folders.items():
+        if name == "dependencies":
+            continue
+        modules = list(folder.rglob("*.py"))
+        assert modules, name
+        assert [m for m in modules if not _pyc(m).is_file()] == [], f"{name}: modules without bytecode"
+        assert [p for p in folder.rglob("*.pyc") if TAG not in p.name] == [], f"{name}: another Python's bytecode"
 
 
-def test_the_shared_layer_carries_bytecode_exactly_when_built_by_the_runtimes_python(
-    synthesized: Synthesized,
-) -> None:
-    (layer,) = [
-        r for r in synthesized.of_type("AWS::Lambda::LayerVersion").values()
-        if r["Metadata"].get("tourney:layer") == "shared"
-    ]  # fmt: skip
-    folder = synthesized.outdir / layer["Metadata"]["aws:asset:path"]
-    compiled = list(folder.rglob(f"*.cpython-{PYTHON_VERSION.replace('.', '')}.pyc"))
-    assert bool(compiled) == (HERE == PYTHON_VERSION)
-    assert not [p for p in folder.rglob("*.pyc") if p not in compiled], "no bytecode of another version"
+def test_the_dependency_layer_ships_bytecode_for_every_package_a_handler_imports(synthesized: Synthesized) -> None:
+    site = _asset_folders(synthesized)["dependencies"] / "python"
+    for package in ("pydantic", "pydantic_core", "aws_lambda_powertools", "pynamodb", "jwt", "typing_extensions.py"):
+        modules = [site / package] if package.endswith(".py") else list((site / package).rglob("*.py"))
+        assert modules and [m for m in modules if not _pyc(m).is_file()] == [], package
