@@ -37,6 +37,15 @@ from infra.local.template import REGION, Resolver, Template
 
 log = logging.getLogger("infra.local")
 
+PATCHED_MOTO = "5.2.5"
+"""The moto release the patches below were written against, pinned exactly in ``pyproject.toml`` and ``uv.lock``.
+
+They replace moto's internals, which any release may change: ``LambdaBackend.invoke``, SQS's ``Message`` delay,
+``DynamoDBBackend.transact_write_items``, the DynamoDB models' ``copy``, ``DynamoResult.execute_result`` and (in
+``infra/local/workflows.py``) Step Functions' ``WaitFunction._wait_interval``. ``tests/e2e/test_local_moto_pin.py``
+fails when the installed, pinned or locked moto is another one: move the pin and this together, after checking
+each patch against the new release."""
+
 
 class MotoServer:
     """A ``ThreadedMotoServer`` on 127.0.0.1 (port 0: a free one)."""
@@ -204,10 +213,14 @@ class MotoPatches:
         self._undo: list[Callable[[], None]] = []
 
     def install(self) -> None:
+        import importlib.metadata
+
         from moto.awslambda.models import LambdaBackend
         from moto.core.utils import unix_time_millis
         from moto.sqs.models import Message
 
+        if (installed := importlib.metadata.version("moto")) != PATCHED_MOTO:
+            log.warning("moto %s is installed; the local runtime's patches are for %s", installed, PATCHED_MOTO)
         original_invoke = LambdaBackend.invoke
         patches = self
 
