@@ -25,7 +25,6 @@ False
 
 from __future__ import annotations
 
-import calendar
 import json
 import logging
 import re
@@ -35,9 +34,11 @@ import uuid
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
+
+from croniter import croniter
 
 from infra.local.clock import VirtualClock
 from infra.local.lambdas import FunctionRegistry
@@ -46,8 +47,7 @@ from infra.local.template import ACCOUNT_ID, REGION, Resolver, Template
 log = logging.getLogger("infra.local")
 
 _UNITS = {"minute": 60, "minutes": 60, "hour": 3600, "hours": 3600, "day": 86400, "days": 86400}
-_MONTHS = {m.upper(): i for i, m in enumerate(calendar.month_abbr) if m}
-_DAYS = {"SUN": 1, "MON": 2, "TUE": 3, "WED": 4, "THU": 5, "FRI": 6, "SAT": 7}
+_DAYS = {"SUN": 0, "MON": 1, "TUE": 2, "WED": 3, "THU": 4, "FRI": 5, "SAT": 6}
 
 
 def rate_seconds(expression: str) -> int:
@@ -67,75 +67,41 @@ def at_time(expression: str, timezone: str = "UTC") -> datetime:
 
 @dataclass(frozen=True)
 class Cron:
-    """An AWS cron expression (minutes hours day-of-month month day-of-week year)."""
+    """An AWS cron expression (minutes hours day-of-month month day-of-week year), evaluated by croniter.
 
-    fields: tuple[str, ...]
+    croniter reads the same fields (``?``, ``L``, ``W`` and ``#`` included) once given in its order (a seconds
+    field before the year) and with its numbering of the days (0-6 from Sunday, where AWS counts 1-7).
+    """
+
+    expression: str
+    """croniter's form: minute hour day-of-month month day-of-week second year."""
 
     @classmethod
     def parse(cls, expression: str) -> Cron:
         match = re.fullmatch(r"cron\((.*)\)", expression.strip())
-        fields = tuple(match.group(1).split()) if match else ()
-        if len(fields) != 6:
-            raise ValueError(f"not a cron expression: {expression!r}")
-        return cls(fields)
+        fields = match.group(1).split() if match else []
+        if len(fields) == 6:
+            minute, hour, dom, month, dow, year = fields
+            text = " ".join((minute, hour, dom, month, _day_of_week(dow), "0", year))
+            if croniter.is_valid(text):
+                return cls(text)
+        raise ValueError(f"not a cron expression: {expression!r}")
 
     def matches(self, moment: datetime) -> bool:
-        minute, hour, dom, month, dow, year = self.fields
-        aws_dow = (moment.weekday() + 1) % 7 + 1  # SUN=1 .. SAT=7
-        return (
-            _field(minute, moment.minute, 0, 59)
-            and _field(hour, moment.hour, 0, 23)
-            and _field(month, moment.month, 1, 12, _MONTHS)
-            and _field(year, moment.year, 1970, 2199)
-            and _day_of_month(dom, moment)
-            and _day_of_week(dow, moment, aws_dow)
-        )
+        return bool(croniter.match(self.expression, moment))
+
+    def next_after(self, moment: datetime) -> datetime:
+        """The first matching minute after ``moment``."""
+        following: datetime = croniter(self.expression, moment).get_next(datetime)
+        return following
 
 
-def _field(spec: str, value: int, low: int, high: int, names: dict[str, int] | None = None) -> bool:
-    if spec in ("*", "?"):
-        return True
-    for part in spec.split(","):
-        step = 1
-        if "/" in part:
-            part, step_text = part.split("/", 1)
-            step = int(step_text)
-        if part in ("*", ""):
-            start, end = low, high
-        elif "-" in part:
-            first, last = part.split("-", 1)
-            start, end = _value(first, names), _value(last, names)
-        else:
-            start = _value(part, names)
-            end = high if step > 1 else start
-        if start <= value <= end and (value - start) % step == 0:
-            return True
-    return False
-
-
-def _value(text: str, names: dict[str, int] | None) -> int:
-    if names and text.upper() in names:
-        return names[text.upper()]
-    return int(text)
-
-
-def _day_of_month(spec: str, moment: datetime) -> bool:
-    last = calendar.monthrange(moment.year, moment.month)[1]
-    if spec == "L":
-        return moment.day == last
-    if spec.endswith("W"):
-        return moment.weekday() < 5 and abs(moment.day - int(spec[:-1] or last)) <= 2
-    return _field(spec, moment.day, 1, last)
-
-
-def _day_of_week(spec: str, moment: datetime, aws_dow: int) -> bool:
-    if "#" in spec:
-        day, nth = spec.split("#", 1)
-        return aws_dow == _value(day, _DAYS) and (moment.day - 1) // 7 + 1 == int(nth)
-    if spec.endswith("L") and spec != "L":
-        last_day = _value(spec[:-1], _DAYS)
-        return aws_dow == last_day and moment.day + 7 > calendar.monthrange(moment.year, moment.month)[1]
-    return _field(spec, aws_dow, 1, 7, _DAYS)
+def _day_of_week(field: str) -> str:
+    """AWS's day-of-week field in croniter's numbering: days shift by one; AWS's last Friday ``6L`` is ``L5``."""
+    if len(field) > 1 and field.upper().endswith("L"):
+        day = field[:-1].upper()
+        return f"L{_DAYS[day] if day in _DAYS else int(day) - 1}"
+    return re.sub(r"(?<![#/\d])[1-7](?!\d)", lambda number: str(int(number.group()) - 1), field)
 
 
 # ---------------------------------------------------------------------- targets
@@ -431,13 +397,5 @@ class Scheduler:
     def _cron_due(tracked: _Tracked, virtual_now: float) -> bool:
         """Whether a minute matching the cron began in ``(last_virtual, virtual_now]``."""
         assert tracked.cron is not None
-        minute = datetime.fromtimestamp(tracked.last_virtual, UTC).replace(second=0, microsecond=0)
-        minute += timedelta(minutes=1)
-        end = datetime.fromtimestamp(virtual_now, UTC)
-        for _ in range(100_000):
-            if minute > end:
-                return False
-            if tracked.cron.matches(minute.replace(tzinfo=None)):
-                return True
-            minute += timedelta(minutes=1)
-        return False
+        last = datetime.fromtimestamp(tracked.last_virtual, UTC).replace(second=0, microsecond=0, tzinfo=None)
+        return tracked.cron.next_after(last) <= datetime.fromtimestamp(virtual_now, UTC).replace(tzinfo=None)
