@@ -134,6 +134,8 @@ class CapacityRun(Simulation):
         self.hand_ends: dict[str, tuple[int, float]] = {}
         """A table's last hand end (its number, model seconds), until its next deal."""
         self.hand_gaps: list[float] = []
+        self.dealing_hand: dict[str, int] = {}
+        """A table's hand in progress when last written (a hand dealt by the write that ended the one before)."""
         self.hands_by_table: dict[str, int] = {}
         self.table_span: dict[str, list[float]] = {}
         self.seated_at_end: dict[tuple[str, int], frozenset[str]] = {}
@@ -232,12 +234,15 @@ class CapacityRun(Simulation):
             return
         if table not in self.first_deal:
             self.first_deal[table] = now
+            self.dealing_hand[table] = number
             self.table_span.setdefault(table, [now, now])
             return
-        ended = self.hand_ends.get(table)
+        ended = self.hand_ends.pop(table, None)
         if ended is not None and number > ended[0]:
-            del self.hand_ends[table]
             self.hand_gaps.append(now - ended[1])
+        elif self.dealing_hand.get(table) == number - 1:  # the write that ended the hand dealt the next (a table's own deal)
+            self.hand_gaps.append(0.0)
+        self.dealing_hand[table] = number
 
     def _on_settled(self, message: HandEnded | RebuyClosed, sent: float, end: float) -> None:
         self.settled += 1

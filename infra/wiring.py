@@ -214,10 +214,10 @@ class FunctionSpec:
 
 
 # The play path (an action, a time-out, a first deal, a restart) reads and writes the table,
-# reads the tournament (its state and entrants) and hand histories, arms the next time-out,
-# tells the coordinator that a hand ended, and pushes to the table's connections (deleting
-# gone ones). Only the coordinator writes hand histories.
-_PLAY_TABLES = {"tournaments": R, "tables": RW, "hands": R, "connections": RW}
+# reads the tournament (its state, entrants and dealing orders), writes the history of a hand
+# its table settled on its own with the next deal, arms the next time-out, tells the
+# coordinator of any other hand's end, and pushes to the table's connections (deleting gone ones).
+_PLAY_TABLES = {"tournaments": R, "tables": RW, "hands": RW, "connections": RW}
 
 _CHAT = {"chat": R}
 

@@ -42,6 +42,7 @@ from tourney.services.records import (
     CompensationBatch,
     CoordinatorRecord,
     CounterShard,
+    DealingRecord,
     EntrantRecord,
     HandRecord,
     MuteRecord,
@@ -69,6 +70,7 @@ _KEYS: dict[type, Callable[[Any], Key]] = {
     SeatingPlan: lambda r: ("plan", r.tournament_id, r.batch),
     TableRecord: lambda r: ("table", r.tournament_id, r.table_id),
     CoordinatorRecord: lambda r: ("coordinator", r.tournament_id),
+    DealingRecord: lambda r: ("dealing", r.tournament_id),
     EntrantRecord: lambda r: ("entrant", r.tournament_id, r.player_id),
     HandRecord: lambda r: ("hand", r.tournament_id, r.table_id, r.hand_number),
     AuditRecord: audit_key,
@@ -90,7 +92,15 @@ def record_key(record: Record) -> Key:
     return key(record)
 
 
-_IMMUTABLE = (TournamentRecord, RegistrationRecord, CounterShard, WaitingList, SeatingPlan, CompensationBatch)
+_IMMUTABLE = (
+    TournamentRecord,
+    RegistrationRecord,
+    CounterShard,
+    WaitingList,
+    SeatingPlan,
+    CompensationBatch,
+    DealingRecord,
+)
 """Frozen records of frozen values (configurations, tuples, times): shared, never copied."""
 
 
@@ -296,6 +306,7 @@ class MemoryStore:
         self.registrations = _Registrations(self)
         self.tables = _Tables(self)
         self.coordinators = _Coordinators(self)
+        self.dealing = _Dealing(self)
         self.entrants = _Entrants(self)
         self.hands = _Hands(self)
         self.ledger = _LedgerReader(self)
@@ -498,6 +509,11 @@ class _Tables(_Repo):
 class _Coordinators(_Repo):
     def get(self, tournament_id: str) -> CoordinatorRecord | None:
         return self._s._get(("coordinator", tournament_id))  # type: ignore[no-any-return]
+
+
+class _Dealing(_Repo):
+    def get(self, tournament_id: str) -> DealingRecord | None:
+        return self._s._get(("dealing", tournament_id))  # type: ignore[no-any-return]
 
 
 class _Entrants(_Repo):

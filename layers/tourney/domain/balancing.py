@@ -203,6 +203,33 @@ class Balancing:
     def tables_needed(self) -> int:
         return -(-self._players // self._seats)
 
+    def gives_from(self) -> int | None:
+        """The players at which a table gives one when its hand ends (rule 11): the largest, two above the smallest.
+
+        None: no table gives now.
+        """
+        if len(self._size) < 2:
+            return None
+        largest = self.largest()
+        return largest if largest - self.smallest() >= 2 else None
+
+    def hand_ends_needed(self) -> frozenset[TableId] | None:
+        """The tables whose next hand end this balancing waits for by name; None: any table's will do.
+
+        The last table left, for its final-table redraw; the table of the latest
+        elimination while breaking is due (rule 12). When that table is no longer
+        in play (or waits with a lone player), any table between hands is broken.
+        """
+        needed: set[TableId] = set()
+        if self._final_table_pending is not None:
+            needed.add(self._final_table_pending)
+        if len(self._size) > 1 and self._breaking_due():
+            last = self._last_elimination
+            if last is None or last not in self._size or self._is_waiting(last):
+                return None
+            needed.add(last)
+        return frozenset(needed)
+
     # -- deciding ----------------------------------------------------------------
 
     def after_hand(self, table: TableId, eliminated: int = 0) -> BalancingDecision:

@@ -989,6 +989,29 @@ class Table:
         self._last_positions = positions
         self._positions = None
 
+    def ended_quietly(self) -> bool:
+        """The hand just played is over and left every player dealt in with chips, two or more still playing.
+
+        Such a hand end decides nothing above the table (no place, no move it causes):
+        the table may deal its next hand itself (``dealing.DealingOrders``).
+        """
+        hand, ended = self._hand, self._ended
+        if hand is None or not hand.is_over or hand.is_cancelled or ended is None or ended.hand != self._hand_number:
+            return False
+        return not ended.busted and len(self.active) >= 2
+
+    def copy(self) -> Table:
+        """A copy that later commands on this table do not change (the hand's end as shown, before the next deal).
+
+        Shallow on purpose: every value a command replaces is immutable, or a hand
+        it no longer changes; only the seats' map is changed in place.
+        """
+        twin = Table.__new__(Table)
+        for name in Table.__slots__:
+            setattr(twin, name, getattr(self, name))
+        twin._seats = dict(self._seats)
+        return twin
+
     # ----------------------------------------------------------- plain data
 
     def to_dict(self) -> dict[str, Any]:

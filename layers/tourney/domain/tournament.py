@@ -40,6 +40,7 @@ from typing import Any
 
 from tourney.domain.balancing import Balancing, BalancingDecision, TableId
 from tourney.domain.clock import TournamentClock
+from tourney.domain.dealing import NEVER, DealingOrders
 from tourney.domain.errors import Conflict, RegistrationClosed
 from tourney.domain.fees import Purchase, purchase_entries, split_payment
 from tourney.domain.hand_for_hand import HandForHand, RoundPlayed
@@ -204,6 +205,21 @@ class TournamentState:
             return True
         last = self.add_on_level() or self.config.last_rebuy_level
         return last is not None and self.level_number(now) > last
+
+    def dealing_orders(self) -> DealingOrders:
+        """When the tables deal their own next hands (``dealing.py``): published after every decision."""
+        needed = self.balancing.hand_ends_needed()
+        on_the_bubble = self.config.plays_hand_for_hand and self._on_the_bubble()
+        on_their_own = (
+            self.status is TournamentStatus.RUNNING
+            and self.prize_pool is not None
+            and self.hand_for_hand is None
+            and not on_the_bubble
+            and needed is not None
+        )
+        return DealingOrders(
+            self.config.levels, self.clock, on_their_own, self.balancing.gives_from() or NEVER, needed or frozenset()
+        )
 
     # -- purchases (the entrant's record passed in and changed) ----------------
 

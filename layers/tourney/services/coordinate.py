@@ -37,12 +37,13 @@ from tourney.domain.registration import TournamentStatus
 from tourney.domain.seating import draw_final_table
 from tourney.domain.table import Table
 from tourney.domain.tournament import TournamentState
+from tourney.services.dealer import hand_history, publish_orders
 from tourney.services.deps import Deps
 from tourney.services.management import leave_play
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue
-from tourney.services.records import CoordinatorRecord, EntrantRecord, HandRecord, Record, TableRecord, evolve
+from tourney.services.records import CoordinatorRecord, EntrantRecord, Record, TableRecord, evolve
 from tourney.services.tables import after_write, deal, push_table, retrying
-from tourney.services.views import Coordinated, PlaceView, placed_push, shown_draw
+from tourney.services.views import Coordinated, PlaceView, placed_push
 
 IN_PLAY = (TournamentStatus.RUNNING, TournamentStatus.TERMINATED)
 """A terminated tournament's hand ends are still settled (places and prizes), without dealing (rule 17)."""
@@ -108,7 +109,7 @@ class CoordinatorService:
                     opened = now
                 self._arm_rebuy_close(tid, m.table, m.hand, opened + timedelta(seconds=decision_seconds), now)
                 return _duplicate(m)
-            writes[("hand",)] = self._history(record, now)
+            writes[("hand",)] = hand_history(record, now)
             record = self._add_pending_chips(record)
             held = self._held_without_chips(record)
             if held and state.rebuys_open(now):  # never once terminated: no rebuy is accepted then
@@ -244,6 +245,7 @@ class CoordinatorService:
         for write in writes.values():
             uow.save(write)
         uow.save(evolve(coordinator, state=state))
+        publish_orders(store, uow, state)
         for current in tables.values():
             uow.save(current)
         for entrant in entrants.values():
@@ -285,23 +287,6 @@ class CoordinatorService:
         for seat, player in draw_final_table(list(seated), state.config.seats_per_table, self._d.rng):
             table.seat_player(player, seat, seated[player].stack, away=seated[player].away, bank=seated[player].bank)
         table.draw_button(rng=self._d.rng)
-
-    def _history(self, record: TableRecord, now: datetime) -> HandRecord:
-        table = record.table
-        ended = table.last_hand_ended
-        assert table.hand is not None and ended is not None
-        return HandRecord(
-            tournament_id=record.tournament_id,
-            table_id=record.table_id,
-            hand_number=table.hand_number,
-            hand=table.hand.to_dict(),
-            players=dict(ended.players),
-            seat_count=table.seat_count,
-            level=record.level,
-            dealt_at=record.dealt_at or now,
-            ended_at=now,
-            button_draw=tuple((d.seat, d.player or "", d.card) for d in shown_draw(table, ended.players) or ()),
-        )
 
     @staticmethod
     def _add_pending_chips(record: TableRecord) -> TableRecord:

@@ -60,6 +60,7 @@ from tourney.domain.prizes import BustOut
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.table import Table
 from tourney.services.audit import MAX_REASON, audit_record
+from tourney.services.dealer import publish_orders
 from tourney.services.deps import Deps
 from tourney.services.ports import UnitOfWork
 from tourney.services.records import AuditAct, AuditRecord, EntrantRecord, MuteRecord, TableRecord, evolve
@@ -178,6 +179,7 @@ def disqualified_leave(deps: Deps, record: TableRecord, uow: UnitOfWork) -> Tabl
         record.table_id, len(gone), deps.clock.now(), lambda: deps.store.ledger.balance(pool_account(tid))
     )
     uow.save(coordinator)
+    publish_orders(deps.store, uow, coordinator.state)
     uow.post(entries)
     for player, chips in gone.items():
         entrant = deps.store.entrants.get(tid, player)

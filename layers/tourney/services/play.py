@@ -31,10 +31,11 @@ from tourney.domain.fees import Purchase, split_payment
 from tourney.domain.hand import ActionKind
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.table import Awaiting
+from tourney.services.dealer import after_table_write, close_hand
 from tourney.services.deps import Deps
 from tourney.services.messages import RebuyClosed, TimeoutDue
 from tourney.services.records import EntrantRecord, TableRecord, TournamentRecord, evolve
-from tourney.services.tables import after_write, push_table, retrying
+from tourney.services.tables import push_table, retrying
 from tourney.services.views import ActionOutcome, PresenceView, PurchaseView
 
 _KINDS: dict[str, ActionKind] = {kind.value: kind for kind in ActionKind}
@@ -74,13 +75,13 @@ class PlayService:
             raise Conflict(f"{tid} is terminated: no action is accepted until it restarts (rule 17)")
         now = d.clock.now()
         record.table.act(player, kind, amount, hand=hand, seq=seq, now=now)
-        fresh = evolve(record, updated_at=now)
+        write = close_hand(d, evolve(record, updated_at=now), now)
         uow = d.store.unit_of_work()
-        uow.save(fresh)
+        write.save(uow)
         uow.commit()
         # What follows reads the table, never the record's version: no copy at the stored version is made.
-        awaiting = after_write(d, fresh, "action")
-        return outcome(fresh, hand, seq, action, amount, awaiting)
+        awaiting = after_table_write(d, write, "action")
+        return outcome(write.ended or write.record, hand, seq, action, amount, awaiting)
 
     def _in_play(self, tid: str) -> TournamentRecord:
         """The tournament, refused (``Conflict``) unless it is running: nothing moves once terminated (rule 17)."""

@@ -45,6 +45,7 @@ from tourney.services.records import (
     CompensationBatch,
     CoordinatorRecord,
     CounterShard,
+    DealingRecord,
     EntrantRecord,
     HandRecord,
     MuteRecord,
@@ -128,6 +129,10 @@ class CoordinatorRepository(Protocol):
     def get(self, tournament_id: str) -> CoordinatorRecord | None: ...
 
 
+class DealingRepository(Protocol):
+    def get(self, tournament_id: str) -> DealingRecord | None: ...
+
+
 class EntrantRepository(Protocol):
     def get(self, tournament_id: str, player_id: str) -> EntrantRecord | None: ...
 
@@ -208,6 +213,9 @@ class Store(Protocol):
 
     @property
     def coordinators(self) -> CoordinatorRepository: ...
+
+    @property
+    def dealing(self) -> DealingRepository: ...
 
     @property
     def entrants(self) -> EntrantRepository: ...
@@ -305,6 +313,7 @@ __all__ = [
     "Clock",
     "CoordinatorQueue",
     "CoordinatorRepository",
+    "DealingRepository",
     "EntrantRepository",
     "HandRepository",
     "LedgerReader",

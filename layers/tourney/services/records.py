@@ -20,8 +20,9 @@ WaitingList         tournament (at most 10 players)                       regist
 SeatingPlan         tournament and batch of tables (the start draw)       start
 TableRecord         table                                                 play, coordinator, start
 CoordinatorRecord   tournament (scalars and the balancing state)          coordinator, start, recovery
+DealingRecord       tournament (when tables deal on their own, < 1 KB)    coordinator, start, recovery
 EntrantRecord       tournament and entrant (paid, table, place, prize)    start, play (purchases), coordinator
-HandRecord          finished hand                                         coordinator
+HandRecord          finished hand                                         coordinator, play (a table's own deal)
 AuditRecord         operator act (append-only: saved once, never again)   admin, management
 MuteRecord          player muted in chat (or unmuted)                     management
 AccountRecord       player account opened (first sign-in), display name  accounts
@@ -37,6 +38,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from tourney.domain.dealing import DealingOrders
 from tourney.domain.prizes import Placing
 from tourney.domain.recovery import Movement
 from tourney.domain.registration import TournamentStatus
@@ -211,6 +213,19 @@ class CoordinatorRecord:
 
 
 @dataclass(frozen=True)
+class DealingRecord:
+    """The dealing orders the coordination published for one tournament's tables (``domain/dealing.py``).
+
+    Read at every hand end (small: the blind structure and a few scalars),
+    written only when a decision changes them.
+    """
+
+    tournament_id: str
+    orders: DealingOrders
+    version: int = 0
+
+
+@dataclass(frozen=True)
 class EntrantRecord:
     """One entrant of a started tournament: what they paid, where they sit, their place and prize."""
 
@@ -378,6 +393,7 @@ Record = (
     | SeatingPlan
     | TableRecord
     | CoordinatorRecord
+    | DealingRecord
     | EntrantRecord
     | HandRecord
     | AuditRecord
@@ -395,6 +411,7 @@ __all__ = [
     "CompensationBatch",
     "CoordinatorRecord",
     "CounterShard",
+    "DealingRecord",
     "EntrantRecord",
     "HandRecord",
     "MuteRecord",

@@ -26,6 +26,7 @@ from tourney.domain.prizes import Placing
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.structure import TournamentFormat
 from tourney.services.compensation import UNITS_PER_STEP, pay_step
+from tourney.services.dealer import publish_orders
 from tourney.services.deps import Deps
 from tourney.services.management import disqualified_leave
 from tourney.services.messages import HandEnded, RebuyClosed
@@ -161,6 +162,7 @@ def terminate_running(deps: Deps, t: TournamentRecord, by: str, reason: str, now
         if state.clock is not None and not state.clock.is_paused:
             state.clock = state.clock.pause(now)
         uow.save(coordinator)
+        publish_orders(deps.store, uow, state)
     uow.commit()
     for p in placings:
         deps.pushes.to_player(p.player_id, placed_push(t.tournament_id, p))
@@ -226,6 +228,7 @@ class RecoveryService:
             uow = d.store.unit_of_work()
             uow.check(now_t)
             uow.save(coordinator)
+            publish_orders(d.store, uow, coordinator.state)
             uow.commit()
 
         retrying(d, pause)
@@ -340,6 +343,7 @@ class RecoveryService:
             )
             uow = d.store.unit_of_work()
             uow.save(coordinator)
+            publish_orders(d.store, uow, state)
             uow.save(restarted)
             uow.commit()
             return replace(restarted, version=restarted.version + 1)

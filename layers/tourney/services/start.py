@@ -24,11 +24,13 @@ from datetime import datetime, timedelta
 
 from tourney.domain.errors import AlreadyStarted, NotFound, NotStartedYet, StaleVersion
 from tourney.domain.fees import Purchase, refund_entry
+from tourney.domain.ledger import pool_account
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.seating import draw_start
 from tourney.domain.structure import TournamentFormat
 from tourney.domain.table import Table, TimeBank
 from tourney.domain.tournament import TournamentState, entry_contribution
+from tourney.services.dealer import publish_orders
 from tourney.services.deps import Deps
 from tourney.services.messages import StartPlan
 from tourney.services.records import (
@@ -386,7 +388,10 @@ class StartService:
             if state.first_hand_dealt(now):
                 t = store.tournaments.get(tid)
                 uow = store.unit_of_work()
+                if state.prizes_due(now):  # a freezeout's pool is final once registration closed: fixed now
+                    uow.post(state.fix_prizes(store.ledger.balance(pool_account(tid)), now))
                 uow.save(replace(coordinator, state=state))
+                publish_orders(store, uow, state)
                 uow.save(replace(t, started_at=now))
                 uow.commit()
             return state

@@ -18,7 +18,7 @@ from tourney.domain.cards import card_str, shuffled_deck
 from tourney.domain.errors import StaleVersion
 from tourney.domain.fairness import draw_salts
 from tourney.domain.hand import SeatStatus
-from tourney.domain.structure import TournamentFormat
+from tourney.domain.structure import BlindLevel, TournamentFormat
 from tourney.domain.table import Awaiting
 from tourney.domain.tournament import TournamentState
 from tourney.services.deps import Deps
@@ -47,14 +47,21 @@ def retrying(deps: Deps, attempt: Callable[[], T]) -> T:
 
 def deal(deps: Deps, record: TableRecord, state: TournamentState, now: datetime) -> TableRecord | None:
     """The record with the next hand dealt (docs/rules.md, rules 7, 8, 14), or None when fewer than two are active."""
+    hold = state.config.format is TournamentFormat.REBUY and state.rebuys_open(now)
+    return deal_at(deps, record, state.level(now), now, hold_busted_seats=hold)
+
+
+def deal_at(
+    deps: Deps, record: TableRecord, level: BlindLevel, now: datetime, *, hold_busted_seats: bool = False
+) -> TableRecord | None:
+    """``deal`` at ``level``; ``hold_busted_seats`` while rebuys are open (``Table.start_hand``)."""
     table = record.table
     if table.hand_in_progress or len(table.active) < 2 or record.closed or record.rebuy_pending:
         return None
     if table.button_seat is None:
         table.draw_button(rng=deps.rng)  # a table that waited with one player deals its first hand (rule 6)
-    level = state.level(now)
-    hold = state.config.format is TournamentFormat.REBUY and state.rebuys_open(now)
-    table.start_hand(level, shuffled_deck(deps.rng), hold_busted_seats=hold, salts=draw_salts(deps.rng), now=now)
+    deck, salts = shuffled_deck(deps.rng), draw_salts(deps.rng)
+    table.start_hand(level, deck, hold_busted_seats=hold_busted_seats, salts=salts, now=now)
     return evolve(record, level=level.number, dealt_at=now, updated_at=now)
 
 
@@ -222,4 +229,4 @@ def arm(deps: Deps, record: TableRecord, now: datetime | None = None) -> Awaitin
     return awaiting
 
 
-__all__ = ["SeatStatus", "after_write", "arm", "deal", "push_table", "retrying", "table_view"]
+__all__ = ["SeatStatus", "after_write", "arm", "deal", "deal_at", "push_table", "retrying", "table_view"]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from tourney.domain.errors import NoHandInProgress, NotFound, NotSeated, NotYourTurn, StaleAction
 from tourney.domain.table import BankStarted
+from tourney.services.dealer import after_table_write, close_hand
 from tourney.services.deps import Deps
 from tourney.services.messages import RebuyClosed, RebuyDue, TimeoutDue
 from tourney.services.play import outcome
@@ -54,6 +55,7 @@ class TimeoutService:
         record = self._awaiting(m)  # read again: a retry follows a write that won the race
         if record is None:
             return None
+        now = d.clock.now()
         try:
             record_ = record.table.timeout(
                 m.seat,
@@ -61,17 +63,17 @@ class TimeoutService:
                 seq=m.seq,
                 armed_for_away=m.armed_for_away,
                 time_bank=m.time_bank,
-                now=d.clock.now(),
+                now=now,
             )
         except STALE:
             return None
-        fresh = evolve(record, updated_at=d.clock.now())
+        write = close_hand(d, evolve(record, updated_at=now), now)
         uow = d.store.unit_of_work()
-        uow.save(fresh)
+        write.save(uow)
         uow.commit()
-        stored = evolve(fresh, version=fresh.version + 1)
         if isinstance(record_, BankStarted):
+            stored = evolve(write.record, version=write.record.version + 1)
             awaiting = after_write(d, stored, "time_bank")  # arms the bank's own time-out
             return outcome(stored, m.hand, m.seq, "time_bank", None, awaiting)
-        awaiting = after_write(d, stored, "timeout")
-        return outcome(stored, m.hand, m.seq, str(record_.kind), None, awaiting)
+        awaiting = after_table_write(d, write, "timeout")
+        return outcome(write.ended or write.record, m.hand, m.seq, str(record_.kind), None, awaiting)

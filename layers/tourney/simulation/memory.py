@@ -436,7 +436,7 @@ def build_report(sim: Simulation) -> dict[str, Any]:
         "entries": [e.contribution.to_report() for e in entrants],
         "places": places,
         "ledger": summary,
-        "hands": state.hands if state else 0,
+        "hands": sim.checks.hands,
         "tables_at_start": t.tables_at_start,
         "moves": state.moves if state else 0,
         "final_table_formed": state.final_table_formed if state else False,

@@ -30,6 +30,7 @@ from tourney.services.records import (
     CompensationBatch,
     CoordinatorRecord,
     CounterShard,
+    DealingRecord,
     EntrantRecord,
     HandRecord,
     MuteRecord,
@@ -49,6 +50,7 @@ TABLE_OF_RECORD: dict[type, str] = {
     WaitingList: "tournaments",
     SeatingPlan: "tournaments",
     CoordinatorRecord: "tournaments",
+    DealingRecord: "tournaments",
     EntrantRecord: "tournaments",
     MuteRecord: "tournaments",
     AccountRecord: "tournaments",
@@ -66,6 +68,7 @@ REPOSITORY_TABLES: dict[str, str] = {
     "tournaments": "tournaments",
     "registrations": "tournaments",
     "coordinators": "tournaments",
+    "dealing": "tournaments",
     "entrants": "tournaments",
     "mutes": "tournaments",
     "accounts": "tournaments",
@@ -270,6 +273,7 @@ class StoreAs:
     registrations: Any
     tables: Any
     coordinators: Any
+    dealing: Any
     entrants: Any
     hands: Any
     ledger: Any

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -25,8 +26,17 @@ from tests.unit.services.conftest import fund, started
 
 
 def fold_to_the_end_of_the_hand(services: Services, tid: str, table: str = "1") -> int:
-    """Everyone folds until the hand ends; its ``HandEnded`` is left on the coordinator's queue."""
+    """Everyone folds until the hand ends; its ``HandEnded`` is left on the coordinator's queue.
+
+    The dealing orders name the table first (as a break or a final-table redraw due there would), so its hand
+    end waits for the coordination instead of the table dealing its next hand itself (``services/dealer.py``).
+    """
     store = services.adapters.store
+    found = store.dealing.get(tid)
+    assert found is not None
+    uow = store.unit_of_work()
+    uow.save(replace(found, orders=replace(found.orders, report=found.orders.report | {table})))
+    uow.commit()
     hand = store.tables.get(tid, table).table.hand_number
     while (w := store.tables.get(tid, table).table.awaiting()) is not None and w.hand == hand:
         services.play.act(tid, table, w.player, w.hand, w.seq, "fold")

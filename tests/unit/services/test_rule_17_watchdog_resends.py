@@ -26,19 +26,16 @@ from tourney.simulation.chaos import plan_run, run_one
 from tourney.simulation.cloud import Cloud
 
 from tests.unit.services.conftest import started
+from tests.unit.services.test_rule_17_termination_defects import fold_to_the_end_of_the_hand
 
 
 def _hand_end_lost(services: Services, create: Callable[..., str], clock: FrozenClock) -> tuple[str, HandEnded]:
     """A freezeout whose first hand at table 1 is over, its hand end lost with the invocation that sent it."""
     tid = started(services, create, clock, players=4, seats_per_table=4)
-    store, coordination = services.adapters.store, services.adapters.coordination
+    coordination = services.adapters.coordination
     while coordination.take() is not None:
         pass
-    for _ in range(10):
-        awaiting = store.tables.get(tid, "1").table.awaiting()
-        if awaiting is None:
-            break
-        services.play.act(tid, "1", awaiting.player, awaiting.hand, awaiting.seq, "fold")
+    fold_to_the_end_of_the_hand(services, tid)  # a hand end the coordination must settle
     ended = coordination.take()
     assert isinstance(ended, HandEnded) and coordination.take() is None
     return tid, ended

@@ -14,6 +14,7 @@ from tourney.services.messages import HandEnded, TimeoutDue
 
 from tests.support.driver import Driver
 from tests.unit.services.conftest import fund, started
+from tests.unit.services.test_rule_17_termination_defects import fold_to_the_end_of_the_hand
 
 
 def awaiting(services: Services, tid: str, table: str = "1"):  # type: ignore[no-untyped-def]
@@ -149,9 +150,9 @@ def test_a_duplicate_hand_ended_changes_nothing(
     services: Services, create: Callable[..., str], clock: FrozenClock
 ) -> None:
     tid = started(services, create, clock)
-    driver = Driver(services)
-    while services.adapters.store.tables.get(tid, "1").table.hand_number < 2:
-        driver.step(tid)
+    fold_to_the_end_of_the_hand(services, tid)  # a hand end the coordination settles
+    Driver(services).drain_coordinator()
+    assert services.adapters.store.tables.get(tid, "1").table.hand_number == 2
     first = services.adapters.coordination.sent[0]
     assert isinstance(first, HandEnded)
     before = services.adapters.store.commits

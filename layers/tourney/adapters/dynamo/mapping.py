@@ -19,6 +19,7 @@ from pynamodb.models import Model
 from tourney.adapters.dynamo.models import audit as au
 from tourney.adapters.dynamo.models import tables as tm
 from tourney.adapters.dynamo.models import tournaments as tn
+from tourney.domain.dealing import DealingOrders
 from tourney.domain.prizes import Placing
 from tourney.domain.recovery import Movement
 from tourney.domain.registration import TournamentStatus
@@ -33,6 +34,7 @@ from tourney.services.records import (
     CompensationBatch,
     CoordinatorRecord,
     CounterShard,
+    DealingRecord,
     EntrantRecord,
     HandRecord,
     MuteRecord,
@@ -241,6 +243,20 @@ def _plan_record(item: tn.SeatingPlanItem) -> SeatingPlan:
         ),
         version=int(item.version),
     )
+
+
+def _dealing_item(record: DealingRecord, version: int) -> tn.DealingItem:
+    return tn.DealingItem(
+        tn.dealing_pk(record.tournament_id),
+        tn.DEALING_SK,
+        tournament_id=record.tournament_id,
+        body=record.orders.to_dict(),
+        version=version,
+    )
+
+
+def _dealing_record(item: tn.DealingItem) -> DealingRecord:
+    return DealingRecord(item.tournament_id, DealingOrders.from_dict(item.body), int(item.version))
 
 
 # -- coordinator and entrants -----------------------------------------------------------------------------------------
@@ -545,6 +561,12 @@ MAPPERS: dict[type, Mapper] = {
             lambda r: Key(tn.CoordinatorItem, tn.tournament_pk(r.tournament_id), tn.COORDINATOR_SK),
             _coordinator_item,
             _coordinator_record,
+        ),
+        Mapper(
+            DealingRecord,
+            lambda r: Key(tn.DealingItem, tn.dealing_pk(r.tournament_id), tn.DEALING_SK),
+            _dealing_item,
+            _dealing_record,
         ),
         Mapper(
             EntrantRecord,

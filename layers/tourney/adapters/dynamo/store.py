@@ -46,6 +46,7 @@ from tourney.services.records import (
     CompensationBatch,
     CoordinatorRecord,
     CounterShard,
+    DealingRecord,
     EntrantRecord,
     HandRecord,
     MuteRecord,
@@ -184,6 +185,12 @@ class DynamoCoordinators:
     def get(self, tournament_id: str) -> CoordinatorRecord | None:
         item = _get(tn.CoordinatorItem, tn.tournament_pk(tournament_id), tn.COORDINATOR_SK)
         return None if item is None else mapper_of_type(CoordinatorRecord).from_item(item)
+
+
+class DynamoDealing:
+    def get(self, tournament_id: str) -> DealingRecord | None:
+        item = _get(tn.DealingItem, tn.dealing_pk(tournament_id), tn.DEALING_SK)
+        return None if item is None else mapper_of_type(DealingRecord).from_item(item)
 
 
 class DynamoEntrants:
@@ -363,6 +370,7 @@ class DynamoStore:
         self.registrations = DynamoRegistrations()
         self.tables = DynamoTables()
         self.coordinators = DynamoCoordinators()
+        self.dealing = DynamoDealing()
         self.entrants = DynamoEntrants()
         self.hands = DynamoHands()
         self.ledger = DynamoLedger(ledger_shards)

@@ -98,6 +98,7 @@ class MeteredStore:
         self.registrations = _Registrations("registrations", self)
         self.tables = _Tables("tables", self)
         self.coordinators = _ByGet("coordinators", self, _coordinator_key)
+        self.dealing = _ByGet("dealing", self, _dealing_key)
         self.entrants = _Entrants("entrants", self)
         self.hands = _ByGet("hands", self, _hand_key)
         self.ledger = _Ledger("ledger", self)
@@ -309,6 +310,10 @@ class _ByGet(_Repo):
 
 def _coordinator_key(tournament_id: str) -> StoredItem:
     return _missing(tn.CoordinatorItem, tn.tournament_pk(tournament_id), tn.COORDINATOR_SK)
+
+
+def _dealing_key(tournament_id: str) -> StoredItem:
+    return _missing(tn.DealingItem, tn.dealing_pk(tournament_id), tn.DEALING_SK)
 
 
 def _hand_key(tournament_id: str, table_id: str, hand_number: int) -> StoredItem:

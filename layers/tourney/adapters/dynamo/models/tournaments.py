@@ -36,6 +36,7 @@ BUCKETS = 16
 TOURNAMENT_SK = "tournament"
 WAITING_LIST_SK = "waiting_list"
 COORDINATOR_SK = "coordinator"
+DEALING_SK = "dealing"
 COUNTER_SK = "counter"
 PLAYER_PREFIX = "player#"
 SEATING_PREFIX = "seating#"
@@ -47,6 +48,11 @@ def bucket(player_id: str) -> int:
 
 def tournament_pk(tournament_id: str) -> str:
     return f"tournament#{tournament_id}"
+
+
+def dealing_pk(tournament_id: str) -> str:
+    """The dealing orders' own partition: every hand end reads them, apart from the tournament item's readers."""
+    return f"dealing#{tournament_id}"
 
 
 def registration_pk(tournament_id: str, bucket_number: int) -> str:
@@ -183,6 +189,16 @@ class CoordinatorItem(_Versioned):
     tournament_id = UnicodeAttribute()
     body = BodyAttribute()
     """``TournamentState.to_dict()``, compressed."""
+
+
+@stored_in(TOURNAMENTS)
+class DealingItem(_Versioned):
+    Meta = meta_for(TOURNAMENTS)
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True, default=DEALING_SK)
+    tournament_id = UnicodeAttribute()
+    body = BodyAttribute()
+    """``DealingOrders.to_dict()``, compressed."""
 
 
 @stored_in(TOURNAMENTS)
