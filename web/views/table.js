@@ -121,7 +121,7 @@ export function renderTable(main, ctx, tid, tableId) {
     if (s.status !== "finished" || !winner || results.querySelector(".winner-banner")) return;
     const mineAt = s.places.find((p) => p.player === me);
     results.append(h("p", { class: "banner winner-banner" },
-      `${nameOf(winner.player)} won the tournament`, winner.prize ? ` and ${money(winner.prize)}` : "", ".",
+      `${winner.name || nameOf(winner.player)} won the tournament`, winner.prize ? ` and ${money(winner.prize)}` : "", ".",
       mineAt && mineAt.place !== 1 ? ` You finished ${ordinal(mineAt.place)}.` : ""));
     drawBar();
   }

@@ -92,7 +92,7 @@ export function renderTournament(main, ctx, tid) {
       s.places.length
         ? h("div", {}, h("h3", {}, "Places"), h("ol", { class: "places" }, [...s.places].sort((a, b) => a.place - b.place).map((p) =>
             h("li", { value: p.place, class: p.place === 1 ? "winner" : "" },
-              h("span", {}, h("span", { class: "place-no" }, `${ordinal(p.place)} `), p.name || p.player), h("span", { class: "num" }, p.prize ? money(p.prize) : "")))))
+              h("span", {}, h("span", { class: "place-no" }, ordinal(p.place)), " ", p.name || p.player), h("span", { class: "num" }, p.prize ? money(p.prize) : "")))))
         : null,
       s.players.length
         ? h("div", { class: "scroll" }, h("table", { class: "grid" },

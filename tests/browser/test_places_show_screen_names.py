@@ -1,0 +1,64 @@
+"""The places list of a tournament's page names players by their screen names, at a phone's and a desktop's size
+(docs/interfaces.md: the standings' ``places[].name``; the web client). Two players with screen names play a
+heads-up whose one level's big blind is a quarter of the stack, over HTTP, until one busts; the page is then read."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from infra.local.runtime import LocalRuntime
+from tests.browser.conftest import DESKTOP, PHONE, Pages
+from tests.e2e.seeding import PATIENCE, call, fund, seed_running
+
+OPERATOR = "nora"
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+
+
+def play_until_someone_busts(stack: LocalRuntime, tid: str, players: tuple[str, str]) -> list[dict[str, Any]]:
+    """Call or check at every decision until the standings give the places; the places."""
+    deadline = time.monotonic() + 2 * PATIENCE
+    while time.monotonic() < deadline:
+        _, standings = call(stack, "GET", f"/tournaments/{tid}/standings", stack.token(players[0]))
+        if standings.get("status") == "finished":
+            places: list[dict[str, Any]] = standings["places"]
+            return places
+        _, view = call(stack, "GET", f"/tournaments/{tid}/tables/1", stack.token(players[0]))
+        to_act = view.get("to_act")
+        if view.get("hand_in_progress") and to_act:
+            action = "check" if to_act["can_check"] else "call"
+            body = {"hand": view["hand"], "seq": to_act["seq"], "action": action}
+            call(stack, "POST", f"/tournaments/{tid}/tables/1/actions", stack.token(to_act["player"]), body)
+        else:
+            time.sleep(0.3)
+    raise AssertionError(f"nobody busted at {tid}")
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_places_list_names_each_player_by_their_screen_name(stack: LocalRuntime, pages: Pages, size: str) -> None:
+    # Given two players who chose screen names
+    players = (f"pia-{size}", f"quin-{size}")
+    names = {players[0]: f"Pocket Pia {size}", players[1]: f"Quads Quin {size}"}
+    fund(stack, OPERATOR, *players, amount=50_000)
+    for player in players:
+        status, answer = call(stack, "PUT", "/me/profile", stack.token(player), {"display_name": names[player]})
+        assert status == 200, answer
+    # And a heads-up whose only level's big blind is a quarter of the starting stack, called down until one busts
+    level = {"small_blind": 250, "big_blind": 500}
+    tid, _ = seed_running(stack, OPERATOR, f"places-{size}", players, starting_stack=2_000, levels=[level])
+    places = play_until_someone_busts(stack, tid, players)
+    assert sorted(p["place"] for p in places) == [1, 2]
+    # When one of them opens the tournament's page
+    page = pages.signed_in(players[0], viewport=SIZES[size])
+    page.goto(f"{stack.urls['app']}#/t/{tid}")
+    listed = page.locator(".places li")
+    listed.first.wait_for()
+    # Then each place names its player by the screen name, never the account id
+    by_place = {p["place"]: p["player"] for p in places}
+    texts = [listed.nth(i).inner_text() for i in range(listed.count())]
+    assert len(texts) == 2, texts
+    assert texts[0].startswith(f"1st {names[by_place[1]]}"), texts
+    assert texts[1].startswith(f"2nd {names[by_place[2]]}"), texts
+    assert not any(player in text for player in players for text in texts), texts
