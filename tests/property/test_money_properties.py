@@ -2,13 +2,13 @@
 
 import itertools
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from tourney.domain.errors import TourneyError
+from tourney.domain.errors import AlreadyStarted, NotStartedYet, TourneyError
 from tourney.domain.fees import Purchase, purchase_entries, split_payment
 from tourney.domain.ledger import (
     EXTERNAL,
@@ -42,7 +42,18 @@ from tourney.domain.recovery import (
     compensation_entries,
     share_by_chips,
 )
-from tourney.domain.registration import RegistrationBook, TournamentStatus
+from tourney.domain.registration import (
+    RegistrationState,
+    RegistrationWindow,
+    TournamentStatus,
+    buy_in_payment,
+    buy_in_refund,
+    field_is_full,
+    is_repeated_request,
+    leave,
+    place_in_field_or_waiting_list,
+    starts_when_full,
+)
 from tourney.domain.structure import TournamentConfig, TournamentFormat
 
 T0 = datetime(2025, 3, 1, 10, 0, tzinfo=UTC)
@@ -82,8 +93,94 @@ def operations(kinds: tuple[str, ...], min_size: int, max_size: int) -> st.Searc
     return st.lists(operation, min_size=min_size, max_size=max_size)
 
 
+@dataclass
+class Desk:
+    """One tournament's registration as ``services/register.py`` composes the domain's rules, in memory.
+
+    The start and the cancellation are the start workflow's reading (``services/start.py``): at the start the
+    waiting list is refunded, or everyone below ``min_players``; a cancellation refunds everyone; a Sit&Go
+    starts when it fills. Each operation checks, then posts its entries as one batch, then changes the desk.
+    """
+
+    config: TournamentConfig
+    window: RegistrationWindow
+    house_shards: int
+    registered: list[str] = field(default_factory=list)
+    waiting_list: tuple[str, ...] = ()
+    numbers: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def status(self) -> TournamentStatus:
+        return self.window.status
+
+    def state_of(self, player: str) -> RegistrationState | None:
+        if player in self.registered:
+            return RegistrationState.REGISTERED
+        if player in self.waiting_list:
+            return RegistrationState.WAITLISTED
+        return RegistrationState.UNREGISTERED if player in self.numbers else None
+
+    def register(self, player: str, now: datetime, ledger: Ledger) -> tuple[Entry, ...]:
+        is_repeated_request(TID, player, "", self.state_of(player), "")
+        self.window.check_can_register(now)
+        room = not field_is_full(self.config, len(self.registered))
+        state = place_in_field_or_waiting_list(TID, self.config, field_has_room=room, waiting=len(self.waiting_list))
+        number = self.numbers.get(player, 0) + 1
+        entries = ledger.post_all(buy_in_payment(TID, player, number, self.config, now, self.house_shards))
+        self.numbers[player] = number
+        if state is RegistrationState.REGISTERED:
+            self.registered.append(player)
+        else:
+            self.waiting_list = (*self.waiting_list, player)
+        if starts_when_full(self.config) and field_is_full(self.config, len(self.registered)):
+            self.close(TournamentStatus.RUNNING, now, ledger)
+        return entries
+
+    def unregister(self, player: str, now: datetime, ledger: Ledger) -> tuple[Entry, ...]:
+        state = self.state_of(player)
+        self.window.check_can_unregister(player, state, now)
+        assert state is not None
+        entries = ledger.post_all(self.refunds((player,), now))
+        departure = leave(player, state, self.waiting_list)
+        if state is RegistrationState.REGISTERED:
+            self.registered.remove(player)
+        if departure.moves_up is not None:
+            self.registered.append(departure.moves_up)
+        self.waiting_list = departure.waiting_list
+        return entries
+
+    def start(self, now: datetime, ledger: Ledger) -> tuple[Entry, ...]:
+        if self.status is not TournamentStatus.REGISTERING:
+            return ()
+        if self.window.start_at is None or now < self.window.start_at:
+            raise NotStartedYet(f"{TID} is not due")
+        if len(self.registered) < self.config.min_players:
+            return self.close(TournamentStatus.CANCELLED, now, ledger)
+        return self.close(TournamentStatus.RUNNING, now, ledger)
+
+    def cancel(self, now: datetime, ledger: Ledger) -> tuple[Entry, ...]:
+        if self.status is TournamentStatus.CANCELLED:
+            return ()
+        if self.status is not TournamentStatus.REGISTERING:
+            raise AlreadyStarted(f"{TID} is {self.status}")
+        return self.close(TournamentStatus.CANCELLED, now, ledger)
+
+    def close(self, status: TournamentStatus, now: datetime, ledger: Ledger) -> tuple[Entry, ...]:
+        leaving = self.waiting_list if status is TournamentStatus.RUNNING else (*self.registered, *self.waiting_list)
+        entries = ledger.post_all(self.refunds(leaving, now))
+        if status is TournamentStatus.CANCELLED:
+            self.registered = []
+        self.waiting_list = ()
+        self.window = replace(self.window, status=status)
+        return entries
+
+    def refunds(self, players: tuple[str, ...], now: datetime) -> list[Entry]:
+        refunds = (buy_in_refund(TID, p, self.numbers[p], self.config, now, self.house_shards) for p in players)
+        return [entry for entry in refunds if entry is not None]
+
+
 @st.composite
-def tournaments(draw: st.DrawFn, fmt: TournamentFormat) -> tuple[RegistrationBook, int, list[int]]:
+def tournaments(draw: st.DrawFn, fmt: TournamentFormat) -> tuple[Desk, int, list[int]]:
     buy_in = draw(st.integers(0, 2_000))
     fee = draw(st.sampled_from([0, 0, 50, 200]))
     max_players = draw(st.integers(2, 5))
@@ -95,16 +192,16 @@ def tournaments(draw: st.DrawFn, fmt: TournamentFormat) -> tuple[RegistrationBoo
     start = None if fmt is TournamentFormat.SNG else T0 + timedelta(minutes=draw(st.integers(30, 240)))
     wallet = st.one_of(st.just(0), st.integers(1, 9_000), st.integers(2_500, 9_000))
     wallets = draw(st.lists(wallet, min_size=len(PLAYERS), max_size=len(PLAYERS)))
-    return RegistrationBook(TID, config, announce_at=T0, start_at=start, house_shards=shards), shards, wallets
+    window = RegistrationWindow(TID, TournamentStatus.REGISTERING, T0, start)
+    return Desk(config, window, shards), shards, wallets
 
 
-def snapshot(book: RegistrationBook, ledger: Ledger) -> tuple[object, ...]:
+def snapshot(desk: Desk, ledger: Ledger) -> tuple[object, ...]:
     return (
-        book.status_at(T0),
-        book.players,
-        book.waiting_list,
-        book.version,
-        dict(book._registrations),
+        desk.status,
+        tuple(desk.registered),
+        desk.waiting_list,
+        dict(desk.numbers),
         ledger.balances(),
         len(ledger),
     )
@@ -125,20 +222,20 @@ class Outcome:
 class Play:
     """One tournament's money through registration, the start, rebuys and bust-outs to the winner.
 
-    The registration book and the ledger are the domain's; the play around them (who busts, who rebuys)
-    is the history's, with the rules the tournament applies: rebuys only in a rebuy format and during its
+    The registration desk (the domain's rules) and the ledger are the domain's; the play around them (who busts,
+    who rebuys) is the history's, with the rules the tournament applies: rebuys only in a rebuy format and during its
     rebuy period, and closed once the prizes are fixed; the prizes fixed at the first bust-out from the
     payout table and ``max(collected, guarantee)``, the house paying the overlay; each place paid the moment
     it is decided.
     """
 
-    def __init__(self, setup: tuple[RegistrationBook, int, list[int]]) -> None:
-        self.book, self.shards, wallets = setup
+    def __init__(self, setup: tuple[Desk, int, list[int]]) -> None:
+        self.desk, self.shards, wallets = setup
         self.ledger = Ledger()
         for p, amount in zip(PLAYERS, wallets, strict=True):
             if amount:
                 self.ledger.post(deposit(f"dep:{p}", p, amount, T0))
-        config = self.book.config
+        config = self.desk.config
         self.entry = split_payment(Purchase.BUY_IN, config.buy_in, config.entry_fee)
         self.rebuy = split_payment(Purchase.REBUY, config.buy_in, config.entry_fee)
         self.now = T0 - timedelta(minutes=1)
@@ -151,15 +248,15 @@ class Play:
 
     @property
     def running(self) -> bool:
-        return self.book.status_at(self.now) is TournamentStatus.RUNNING
+        return self.desk.status is TournamentStatus.RUNNING
 
     @property
     def remaining(self) -> list[str]:
-        return [p for p in self.book.players if p not in self.placed]
+        return [p for p in self.desk.registered if p not in self.placed]
 
     def apply(self, op: tuple[str, str, int]) -> None:
-        book, ledger, config, now = self.book, self.ledger, self.book.config, self.now
-        before = snapshot(book, ledger)
+        desk, ledger, config, now = self.desk, self.ledger, self.desk.config, self.now
+        before = snapshot(desk, ledger)
         kind, p, amount = op
         remaining = self.remaining
         if kind in ("rebuy", "bust") and self.running and remaining:
@@ -172,13 +269,13 @@ class Play:
                     ledger.post(deposit(f"dep:{self.deposits}", p, amount, now))
                     self.deposits += 1
                 case ("register", p, _):
-                    self.last_entries = list(book.register(p, now, ledger).entries)
+                    self.last_entries = list(desk.register(p, now, ledger))
                 case ("unregister", p, _):
-                    self.last_entries = list(book.unregister(p, now, ledger).entries)
+                    self.last_entries = list(desk.unregister(p, now, ledger))
                 case ("start", _, _):
-                    self.last_entries = list(book.start(now, ledger).entries)
+                    self.last_entries = list(desk.start(now, ledger))
                 case ("cancel", _, amount) if amount % 31 == 3:
-                    self.last_entries = list(book.cancel(now, ledger).entries)
+                    self.last_entries = list(desk.cancel(now, ledger))
                 case ("rebuy", p, _) if self.rebuys_open() and p in self.remaining:
                     key = f"rebuy:{TID}:{p}:{self.rebuys}"
                     entries = purchase_entries(
@@ -196,7 +293,7 @@ class Play:
                     self.now += timedelta(minutes=amount % 16)
         except TourneyError:
             # A refused operation moves nothing and changes nothing.
-            assert snapshot(book, ledger) == before
+            assert snapshot(desk, ledger) == before
         if self.started_at is None and self.running:
             self.started_at = self.now
         self.check()
@@ -204,8 +301,8 @@ class Play:
     def someone(self, p: str, *, registered: bool) -> str:
         """The first player from ``p`` on (in ``PLAYERS`` order) who is registered or wait-listed, or (when not
         ``registered``) who is neither and can pay; ``p`` when there is none."""
-        entered = {*self.book.players, *self.book.waiting_list}
-        cost = self.book.config.entry_cost
+        entered = {*self.desk.registered, *self.desk.waiting_list}
+        cost = self.desk.config.entry_cost
         start = PLAYERS.index(p)
         for q in PLAYERS[start:] + PLAYERS[:start]:
             if registered and q in entered:
@@ -217,8 +314,8 @@ class Play:
     def rebuys_open(self) -> bool:
         if not self.running or self.prizes_fixed is not None or self.started_at is None:
             return False
-        level = (self.now - self.started_at) // timedelta(minutes=self.book.config.level_minutes) + 1
-        return self.book.config.rebuys_open(level)
+        level = (self.now - self.started_at) // timedelta(minutes=self.desk.config.level_minutes) + 1
+        return self.desk.config.rebuys_open(level)
 
     def bust(self, p: str) -> None:
         """``p`` is eliminated: the place is decided and its prize paid at once (rules 9, 10).
@@ -227,9 +324,9 @@ class Play:
         or earlier when a paid place is decided; a place outside the money during the rebuy period pays nothing
         and leaves rebuys open.
         """
-        config, ledger = self.book.config, self.ledger
+        config, ledger = self.desk.config, self.ledger
         place = len(self.remaining)
-        payout = payout_for(len(self.book.players), config.payout_percent)
+        payout = payout_for(len(self.desk.registered), config.payout_percent)
         if self.prizes_fixed is None and (place <= payout.places_paid or not self.rebuys_open()):
             pool = PrizePool(ledger.balance(pool_account(TID)), config.guarantee)
             overlay = overlay_entry(TID, pool, self.now)
@@ -264,16 +361,16 @@ class Play:
 
     def check(self) -> None:
         """The ledger balances and the money invariant holds after every step."""
-        book, ledger, config = self.book, self.ledger, self.book.config
+        desk, ledger, config = self.desk, self.ledger, self.desk.config
         ledger.verify_invariants()
-        in_tournament = len(book.players) + len(book.waiting_list)
+        in_tournament = len(desk.registered) + len(desk.waiting_list)
         pool = in_tournament * self.entry.pool + self.rebuys * self.rebuy.pool + self.overlay - self.prizes
         assert ledger.balance(pool_account(TID)) == pool
         house = sum(ledger.balance(a) for a in {house_account_for(TID, p, self.shards) for p in PLAYERS})
         assert house == in_tournament * self.entry.house + self.rebuys * self.rebuy.house
         assert all(ledger.balance(player_account(p)) >= 0 for p in PLAYERS)
-        assert len(book.waiting_list) <= config.waiting_list_size
-        assert len(book.players) <= config.max_players
+        assert len(desk.waiting_list) <= config.waiting_list_size
+        assert len(desk.registered) <= config.max_players
         summary = ledger.summary(TID)
         held = summary.player_balances + summary.prize_pool_held + summary.house_revenue + summary.refunds_owed
         assert held == summary.deposits - summary.withdrawals + summary.overlay
@@ -281,7 +378,7 @@ class Play:
 
 
 def run_history(
-    setup: tuple[RegistrationBook, int, list[int]],
+    setup: tuple[Desk, int, list[int]],
     registering: list[tuple[str, str, int]],
     playing: list[tuple[str, str, int]],
 ) -> Outcome:
@@ -296,9 +393,10 @@ def run_history(
         if k == 1:
             play.now = max(play.now, T0)  # the first operation came before the announcement
         play.apply(op)
-    book = play.book
-    if book.start_at is not None and book.status_at(book.start_at) is TournamentStatus.REGISTERING:
-        play.now = max(play.now, book.start_at)
+    desk = play.desk
+    start_at = desk.window.start_at
+    if start_at is not None and desk.status is TournamentStatus.REGISTERING:
+        play.now = max(play.now, start_at)
         play.apply(("start", "", 0))
     for op in playing:
         play.apply(op)
@@ -320,7 +418,7 @@ def count_histories(
     )
     @settings(max_examples=examples, deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None)
     def histories(
-        setup: tuple[RegistrationBook, int, list[int]],
+        setup: tuple[Desk, int, list[int]],
         registering: list[tuple[str, str, int]],
         playing: list[tuple[str, str, int]],
     ) -> None:

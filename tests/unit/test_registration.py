@@ -1,44 +1,54 @@
-"""Registration, the waiting list, the start and cancellation (docs/rules.md, rules 2, 3, 4, 17.6)."""
+"""Registration and the waiting list (docs/rules.md, rules 2, 3, 4): the domain's rules, with exact cents.
+
+Each test asks ``domain/registration.py`` what ``services/register.py`` asks it
+(the window, a player's place, the payment and its refund, who moves up) and
+posts the money it answers on a domain ``Ledger``. The start and cancellation
+are the start workflow's (``services/start.py``): ``services/test_service_registration.py``.
+"""
 
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from tourney.domain.errors import (
     AlreadyRegistered,
-    AlreadyStarted,
-    Conflict,
+    IdempotencyConflict,
     InsufficientFunds,
+    InvalidConfiguration,
     NotRegistered,
-    NotStartedYet,
     RegistrationClosed,
     WaitingListFull,
 )
 from tourney.domain.ledger import Ledger, deposit, house_account, house_account_for, player_account, pool_account
 from tourney.domain.registration import (
-    PlayerRegistration,
-    RegistrationBook,
-    RegistrationStatus,
+    RegistrationState,
+    RegistrationWindow,
     TournamentStatus,
+    buy_in_payment,
+    buy_in_refund,
+    check_schedule,
+    entry_price,
+    field_is_full,
+    is_repeated_request,
+    leave,
+    place_in_field_or_waiting_list,
+    starts_when_full,
+    waiting_position,
 )
 from tourney.domain.structure import TournamentConfig, TournamentFormat
 
 ANNOUNCE = datetime(2025, 3, 1, 10, 0, tzinfo=UTC)
 OPEN = ANNOUNCE + timedelta(minutes=5)
 START = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+WINDOW = RegistrationWindow("t1", TournamentStatus.REGISTERING, ANNOUNCE, START)
+REGISTERED, WAITLISTED = RegistrationState.REGISTERED, RegistrationState.WAITLISTED
 
 
-def book_of(
-    *, buy_in: int = 1_000, entry_fee: int = 100, max_players: int = 100, min_players: int = 2, shards: int = 1
-) -> RegistrationBook:
-    config = TournamentConfig.for_format(
+def freezeout(
+    *, buy_in: int = 1_000, entry_fee: int = 100, max_players: int = 100, min_players: int = 2
+) -> TournamentConfig:
+    return TournamentConfig.for_format(
         TournamentFormat.FREEZEOUT, buy_in=buy_in, entry_fee=entry_fee, max_players=max_players, min_players=min_players
     )
-    return RegistrationBook("t1", config, announce_at=ANNOUNCE, start_at=START, house_shards=shards)
-
-
-def sng_book(*, buy_in: int = 1_000, entry_fee: int = 100) -> RegistrationBook:
-    config = TournamentConfig.for_format(TournamentFormat.SNG, buy_in=buy_in, entry_fee=entry_fee)
-    return RegistrationBook("s1", config, announce_at=ANNOUNCE)
 
 
 def wallets(*players: str, amount: int = 10_000) -> Ledger:
@@ -46,6 +56,12 @@ def wallets(*players: str, amount: int = 10_000) -> Ledger:
     for player in players:
         ledger.post(deposit(f"dep:{player}", player, amount, ANNOUNCE))
     return ledger
+
+
+def pay(ledger: Ledger, config: TournamentConfig, *players: str, number: int = 1, shards: int = 1) -> None:
+    """Each player's ``number``-th registration paid, as the service posts it."""
+    for player in players:
+        ledger.post_all(buy_in_payment("t1", player, number, config, OPEN, shards))
 
 
 def balance(ledger: Ledger, player: str) -> int:
@@ -58,25 +74,25 @@ def names(n: int) -> list[str]:
 
 def test_rule_2_registering_debits_buy_in_plus_fee_buy_in_to_pool_fee_to_house() -> None:
     # Given ann holds 10,000 and the tournament costs 1,000 + 100
-    book, ledger = book_of(), wallets("ann")
+    config, ledger = freezeout(), wallets("ann")
     # When she registers
-    record = book.register("ann", OPEN, ledger)
-    # Then 1,100 leaves her wallet: 1,000 to the pool, 100 to the house
-    assert record.status is RegistrationStatus.REGISTERED
-    assert record.paid == 1_100
+    entries = ledger.post_all(buy_in_payment("t1", "ann", 1, config, OPEN))
+    # Then 1,100 leaves her wallet in one batch: 1,000 to the pool, 100 to the house
+    assert entry_price(config) == 1_100
     assert balance(ledger, "ann") == 8_900
     assert ledger.balance(pool_account("t1")) == 1_000
     assert ledger.balance(house_account("t1")) == 100
-    assert [e.key for e in record.entries] == ["register:t1:ann:1:buy_in", "register:t1:ann:1:entry_fee"]
+    assert [e.key for e in entries] == ["register:t1:ann:1:buy_in", "register:t1:ann:1:entry_fee"]
     ledger.verify_invariants()
 
 
 def test_rule_2_registering_with_no_fee_pays_9_percent_commission_from_the_buy_in() -> None:
     # Given a 1,050 buy-in with no entry fee
-    book, ledger = book_of(buy_in=1_050, entry_fee=0), wallets("ann")
+    config, ledger = freezeout(buy_in=1_050, entry_fee=0), wallets("ann")
     # When ann registers
-    book.register("ann", OPEN, ledger)
+    pay(ledger, config, "ann")
     # Then she pays 1,050: 955 to the pool, 95 commission to the house
+    assert entry_price(config) == 1_050
     assert balance(ledger, "ann") == 8_950
     assert ledger.balance(pool_account("t1")) == 955
     assert ledger.balance(house_account("t1")) == 95
@@ -84,303 +100,214 @@ def test_rule_2_registering_with_no_fee_pays_9_percent_commission_from_the_buy_i
 
 def test_rule_2_registration_opens_at_the_announcement() -> None:
     # Given a tournament announced at 10:00
-    book, ledger = book_of(), wallets("ann")
     # When ann tries one second before
     with pytest.raises(RegistrationClosed):
-        book.register("ann", ANNOUNCE - timedelta(seconds=1), ledger)
-    # Then nothing moved; and at 10:00 exactly she can register
-    assert balance(ledger, "ann") == 10_000
-    assert book.status_at(ANNOUNCE - timedelta(seconds=1)) is TournamentStatus.SCHEDULED
-    assert book.register("ann", ANNOUNCE, ledger).status is RegistrationStatus.REGISTERED
-    assert book.status_at(ANNOUNCE) is TournamentStatus.REGISTERING
+        WINDOW.check_can_register(ANNOUNCE - timedelta(seconds=1))
+    # Then it is not visible yet; and at 10:00 exactly she can register
+    assert WINDOW.status_at(ANNOUNCE - timedelta(seconds=1)) is TournamentStatus.SCHEDULED
+    WINDOW.check_can_register(ANNOUNCE)
+    assert WINDOW.status_at(ANNOUNCE) is TournamentStatus.REGISTERING
 
 
 def test_rule_2_registration_closes_at_the_start_time() -> None:
     # Given a tournament starting at 12:00
-    book, ledger = book_of(), wallets("ann")
     # When ann tries at 12:00 exactly, before the start was even processed
     with pytest.raises(RegistrationClosed) as error:
-        book.register("ann", START, ledger)
-    # Then it is refused with a clear code and nothing moved
+        WINDOW.check_can_register(START)
+    # Then it is refused with a clear code; a microsecond earlier it was open
     assert error.value.code == "registration_closed"
-    assert balance(ledger, "ann") == 10_000
-    assert book.registered_count == 0
-    assert book.can_register("ann", START - timedelta(microseconds=1))
+    assert WINDOW.is_open(START - timedelta(microseconds=1))
+    # And once the start sealed registration (before the status says running) it is closed too
+    with pytest.raises(RegistrationClosed):
+        WINDOW.check_can_register(OPEN, sealed=True)
+    for status in (TournamentStatus.RUNNING, TournamentStatus.CANCELLED):
+        assert not RegistrationWindow("t1", status, ANNOUNCE, START).is_open(OPEN)
 
 
 def test_registering_twice_is_refused_and_moves_nothing() -> None:
-    # Given ann registered
-    book, ledger = book_of(), wallets("ann")
-    book.register("ann", OPEN, ledger)
-    version = book.version
-    # When she registers again
-    with pytest.raises(AlreadyRegistered) as error:
-        book.register("ann", OPEN, ledger)
-    # Then she paid once, and the book did not change
-    assert error.value.code == "already_registered"
-    assert balance(ledger, "ann") == 8_900
-    assert book.version == version
-    assert book.players == ("ann",)
+    # Given ann registered under the key k1
+    # When she registers again with another key, or none
+    for key in ("k2", ""):
+        with pytest.raises(AlreadyRegistered) as error:
+            is_repeated_request("t1", "ann", key, REGISTERED, "k1")
+        # Then it is refused before anything is paid
+        assert error.value.code == "already_registered"
 
 
 def test_registering_while_wait_listed_is_refused_and_moves_nothing() -> None:
-    # Given a field of 2 filled by ann and al, and bob on the waiting list
-    book, ledger = book_of(max_players=2), wallets("ann", "al", "bob")
-    for p in ("ann", "al", "bob"):
-        book.register(p, OPEN, ledger)
-    # When bob registers again
+    # Given bob on the waiting list
+    # When he registers again
     with pytest.raises(AlreadyRegistered):
-        book.register("bob", OPEN, ledger)
-    # Then he paid once and is still first on the list
-    assert balance(ledger, "bob") == 8_900
-    assert book.registration_of("bob") == PlayerRegistration(RegistrationStatus.WAITLISTED, 1)
+        is_repeated_request("t1", "bob", "k2", WAITLISTED, "k1")
+    # Then he keeps his place: first on the list
+    assert waiting_position(("bob",), "bob") == 1
+
+
+def test_a_request_repeated_with_its_key_is_answered_and_a_spent_key_is_refused() -> None:
+    # Given ann registered under k1: the same request again is answered as the first
+    assert is_repeated_request("t1", "ann", "k1", REGISTERED, "k1")
+    assert is_repeated_request("t1", "ann", "k1", WAITLISTED, "k1")
+    # When that registration was withdrawn, its key names it: refused
+    for withdrawn in (RegistrationState.UNREGISTERED, RegistrationState.REFUNDED):
+        with pytest.raises(IdempotencyConflict):
+            is_repeated_request("t1", "ann", "k1", withdrawn, "k1")
+        # And a new key (or none) is a new registration
+        assert not is_repeated_request("t1", "ann", "k2", withdrawn, "k1")
+        assert not is_repeated_request("t1", "ann", "", withdrawn, "")
+    assert not is_repeated_request("t1", "ann", "k1", None, "")
 
 
 def test_a_short_balance_refuses_registration_and_moves_nothing() -> None:
     # Given ann holds 1,099 and the tournament costs 1,100
-    book, ledger = book_of(), wallets("ann", amount=1_099)
+    config, ledger = freezeout(), wallets("ann", amount=1_099)
     # When she registers
     with pytest.raises(InsufficientFunds) as error:
-        book.register("ann", OPEN, ledger)
-    # Then she keeps 1,099, the pool is empty and she is not registered
+        pay(ledger, config, "ann")
+    # Then she keeps 1,099 and the pool and the house are empty: the batch moved nothing
     assert error.value.code == "insufficient_funds"
     assert balance(ledger, "ann") == 1_099
     assert ledger.balance(pool_account("t1")) == 0
     assert ledger.balance(house_account("t1")) == 0
-    assert book.registration_of("ann").status is RegistrationStatus.NOT_REGISTERED
-    assert book.version == 0
-    assert book.registrations_made("ann") == 0
+    assert len(ledger) == 1
 
 
 def test_rule_3_beyond_the_cap_ten_wait_in_order_and_pay_and_the_eleventh_is_refused() -> None:
     # Given a cap of 3 and 14 funded players
     players = names(14)
-    book, ledger = book_of(max_players=3), wallets(*players)
-    # When 13 register
-    records = [book.register(p, OPEN, ledger) for p in players[:13]]
+    config, ledger = freezeout(max_players=3), wallets(*players)
+    field: list[str] = []
+    waiting: tuple[str, ...] = ()
+    # When 13 register, each placed on the field and the list as they stand
+    for p in players[:13]:
+        state = place_in_field_or_waiting_list(
+            "t1", config, field_has_room=not field_is_full(config, len(field)), waiting=len(waiting)
+        )
+        pay(ledger, config, p)
+        if state is REGISTERED:
+            field.append(p)
+        else:
+            waiting = (*waiting, p)
     # Then 3 are registered and 10 wait, in order, each having paid
-    assert book.players == tuple(players[:3])
-    assert book.waiting_list == tuple(players[3:13])
-    assert [r.position for r in records[3:]] == list(range(1, 11))
+    assert field == players[:3]
+    assert waiting == tuple(players[3:13])
+    assert [waiting_position(waiting, p) for p in players[3:13]] == list(range(1, 11))
     assert all(balance(ledger, p) == 8_900 for p in players[:13])
     assert ledger.balance(pool_account("t1")) == 13_000
-    # And the 11th extra is refused with a clear error and pays nothing
+    # And the 11th extra is refused with a clear error, before paying
     with pytest.raises(WaitingListFull) as error:
-        book.register(players[13], OPEN, ledger)
+        place_in_field_or_waiting_list("t1", config, field_has_room=False, waiting=len(waiting))
     assert error.value.code == "waiting_list_full"
     assert balance(ledger, players[13]) == 10_000
 
 
 def test_rule_4_unregistering_refunds_in_full_and_the_first_wait_listed_moves_up() -> None:
     # Given a cap of 2: ann and bob registered, cy and dee waiting
-    book, ledger = book_of(max_players=2), wallets("ann", "bob", "cy", "dee")
-    for p in ("ann", "bob", "cy", "dee"):
-        book.register(p, OPEN, ledger)
+    config, ledger = freezeout(max_players=2), wallets("ann", "bob", "cy", "dee")
+    pay(ledger, config, "ann", "bob", "cy", "dee")
     # When ann unregisters before the start
-    record = book.unregister("ann", OPEN + timedelta(minutes=1), ledger)
+    WINDOW.check_can_unregister("ann", REGISTERED, OPEN + timedelta(minutes=1))
+    departure = leave("ann", REGISTERED, ("cy", "dee"))
+    refund = buy_in_refund("t1", "ann", 1, config, OPEN + timedelta(minutes=1))
+    assert refund is not None
+    ledger.post(refund)
     # Then she gets 1,100 back, cy moves into the field and dee becomes first
-    assert record.refunded == 1_100
-    assert record.promoted == "cy"
+    assert refund.amount_for(player_account("ann")) == 1_100
+    assert (departure.moves_up, departure.seat_left_empty) == ("cy", False)
+    assert waiting_position(departure.waiting_list, "dee") == 1
     assert balance(ledger, "ann") == 10_000
-    assert book.players == ("bob", "cy")
-    assert book.registration_of("dee") == PlayerRegistration(RegistrationStatus.WAITLISTED, 1)
     assert ledger.balance(pool_account("t1")) == 3_000
     assert ledger.balance(house_account("t1")) == 300
-    assert [e.key for e in record.entries] == ["refund:t1:ann:1"]
+    assert refund.key == "refund:t1:ann:1"
     assert ledger.summary("t1").refunds == 1_100
     ledger.verify_invariants()
 
 
+def test_rule_4_a_registered_player_leaving_with_nobody_waiting_leaves_a_seat_empty() -> None:
+    departure = leave("ann", REGISTERED, ())
+    assert (departure.waiting_list, departure.moves_up, departure.seat_left_empty) == ((), None, True)
+
+
 def test_rule_3_a_wait_listed_player_may_leave_with_a_full_refund() -> None:
     # Given ann and al registered and bob waiting (cap 2)
-    book, ledger = book_of(max_players=2), wallets("ann", "al", "bob")
-    for p in ("ann", "al", "bob"):
-        book.register(p, OPEN, ledger)
+    config, ledger = freezeout(max_players=2), wallets("ann", "al", "bob")
+    pay(ledger, config, "ann", "al", "bob")
     # When bob leaves the waiting list
-    record = book.unregister("bob", OPEN, ledger)
+    WINDOW.check_can_unregister("bob", WAITLISTED, OPEN)
+    departure = leave("bob", WAITLISTED, ("bob",))
+    refund = buy_in_refund("t1", "bob", 1, config, OPEN)
+    assert refund is not None
+    ledger.post(refund)
     # Then he is refunded and nobody moves
-    assert (record.refunded, record.promoted) == (1_100, None)
+    assert (refund.amount_for(player_account("bob")), departure.moves_up) == (1_100, None)
     assert balance(ledger, "bob") == 10_000
-    assert book.waiting_list == ()
-    assert book.players == ("ann", "al")
+    assert departure.waiting_list == ()
+    assert not departure.seat_left_empty
 
 
 def test_rule_4_no_unregistering_at_or_after_the_start() -> None:
-    book, ledger = book_of(), wallets("ann", "bob")
-    book.register("ann", OPEN, ledger)
     with pytest.raises(RegistrationClosed):
-        book.unregister("ann", START, ledger)
-    assert balance(ledger, "ann") == 8_900
-    with pytest.raises(NotRegistered) as error:
-        book.unregister("bob", OPEN, ledger)
-    assert error.value.code == "not_registered"
+        WINDOW.check_can_unregister("ann", REGISTERED, START)
+    with pytest.raises(RegistrationClosed):
+        WINDOW.check_can_unregister("ann", REGISTERED, OPEN, sealed=True)
+    for never in (None, RegistrationState.UNREGISTERED, RegistrationState.REFUNDED):
+        with pytest.raises(NotRegistered) as error:
+            WINDOW.check_can_unregister("bob", never, OPEN)
+        assert error.value.code == "not_registered"
 
 
 def test_re_registering_after_unregistering_pays_again_under_new_keys() -> None:
     # Given ann registered and unregistered
-    book, ledger = book_of(), wallets("ann")
-    book.register("ann", OPEN, ledger)
-    book.unregister("ann", OPEN, ledger)
-    # When she registers again
-    record = book.register("ann", OPEN, ledger)
+    config, ledger = freezeout(), wallets("ann")
+    pay(ledger, config, "ann")
+    first_refund = buy_in_refund("t1", "ann", 1, config, OPEN)
+    assert first_refund is not None
+    ledger.post(first_refund)
+    # When she registers again (her second registration)
+    entries = ledger.post_all(buy_in_payment("t1", "ann", 2, config, OPEN))
     # Then money moves again, under the keys of her second registration
     assert balance(ledger, "ann") == 8_900
-    assert record.entries[0].key == "register:t1:ann:2:buy_in"
-    assert book.unregister("ann", OPEN, ledger).entries[0].key == "refund:t1:ann:2"
+    assert entries[0].key == "register:t1:ann:2:buy_in"
+    refund = buy_in_refund("t1", "ann", 2, config, OPEN)
+    assert refund is not None
+    assert ledger.post(refund).key == "refund:t1:ann:2"
     assert balance(ledger, "ann") == 10_000
-
-
-def test_rule_3_at_the_start_wait_listed_players_are_refunded_in_full() -> None:
-    # Given a cap of 2 with 2 registered and 2 waiting
-    book, ledger = book_of(max_players=2), wallets("ann", "bob", "cy", "dee")
-    for p in ("ann", "bob", "cy", "dee"):
-        book.register(p, OPEN, ledger)
-    # When the tournament starts
-    closing = book.start(START, ledger)
-    # Then it runs with ann and bob; cy and dee get 1,100 back each
-    assert closing.status is TournamentStatus.RUNNING
-    assert closing.players == ("ann", "bob")
-    assert closing.refunded == ("cy", "dee")
-    assert (balance(ledger, "cy"), balance(ledger, "dee")) == (10_000, 10_000)
-    assert ledger.balance(pool_account("t1")) == 2_000
-    assert ledger.balance(house_account("t1")) == 200
-    assert book.waiting_list == ()
-    assert book.status_at(START) is TournamentStatus.RUNNING
-    # And registration is now closed
-    with pytest.raises(RegistrationClosed):
-        book.register("cy", START, ledger)
-
-
-def test_starting_twice_moves_nothing_the_second_time() -> None:
-    # Given a started tournament whose waiting list was refunded
-    book, ledger = book_of(max_players=2), wallets("ann", "bob", "cy")
-    for p in ("ann", "bob", "cy"):
-        book.register(p, OPEN, ledger)
-    book.start(START, ledger)
-    entries, version = len(ledger), book.version
-    # When the start is delivered again
-    again = book.start(START + timedelta(minutes=1), ledger)
-    # Then nothing moves and cy is not refunded twice
-    assert again.entries == ()
-    assert again.status is TournamentStatus.RUNNING
-    assert (len(ledger), book.version) == (entries, version)
-    assert balance(ledger, "cy") == 10_000
-
-
-def test_rule_2_a_start_before_the_start_time_is_refused() -> None:
-    book, ledger = book_of(), wallets()
-    with pytest.raises(NotStartedYet):
-        book.start(START - timedelta(seconds=1), ledger)
-    assert book.status_at(START) is TournamentStatus.REGISTERING
-
-
-def test_fewer_than_min_players_at_the_start_cancels_and_refunds_everyone() -> None:
-    # Given min_players 3 and only ann and bob registered
-    book, ledger = book_of(min_players=3), wallets("ann", "bob")
-    book.register("ann", OPEN, ledger)
-    book.register("bob", OPEN, ledger)
-    # When the start time comes
-    closing = book.start(START, ledger)
-    # Then the tournament is cancelled and both are refunded in full
-    assert closing.status is TournamentStatus.CANCELLED
-    assert closing.refunded == ("ann", "bob")
-    assert closing.players == ()
-    assert (balance(ledger, "ann"), balance(ledger, "bob")) == (10_000, 10_000)
-    assert ledger.balance(pool_account("t1")) == ledger.balance(house_account("t1")) == 0
-    assert ledger.summary("t1").refunds == 2_200
-
-
-def test_default_min_players_is_two_so_a_lone_registrant_is_refunded() -> None:
-    book, ledger = book_of(), wallets("ann")
-    book.register("ann", OPEN, ledger)
-    assert book.start(START, ledger).status is TournamentStatus.CANCELLED
-    assert balance(ledger, "ann") == 10_000
-
-
-def test_rule_17_6_a_tournament_that_did_not_start_is_cancelled_with_everyone_refunded() -> None:
-    # Given 2 registered and 1 waiting, and the start never happened
-    book, ledger = book_of(max_players=2), wallets("ann", "bob", "cy")
-    for p in ("ann", "bob", "cy"):
-        book.register(p, OPEN, ledger)
-    # When the sweeper cancels it an hour after the start time
-    closing = book.cancel(START + timedelta(hours=1), ledger)
-    # Then registered and wait-listed are refunded buy-in and fee in full
-    assert closing.refunded == ("ann", "bob", "cy")
-    assert all(balance(ledger, p) == 10_000 for p in ("ann", "bob", "cy"))
-    # And cancelling again moves nothing
-    assert book.cancel(START + timedelta(hours=2), ledger).entries == ()
-    assert ledger.summary("t1").refunds == 3_300
-    ledger.verify_invariants()
-
-
-def test_a_running_tournament_cannot_be_cancelled_only_terminated() -> None:
-    book, ledger = book_of(), wallets("ann", "bob")
-    for p in ("ann", "bob"):
-        book.register(p, OPEN, ledger)
-    book.start(START, ledger)
-    with pytest.raises(AlreadyStarted):
-        book.cancel(START, ledger)
-    book.end(TournamentStatus.TERMINATED)
-    assert book.status_at(START) is TournamentStatus.TERMINATED
-
-
-def test_only_a_running_tournament_ends() -> None:
-    # Given a tournament still registering, and one that finished
-    registering, ledger = book_of(), wallets("ann", "bob")
-    finished = book_of()
-    for p in ("ann", "bob"):
-        finished.register(p, OPEN, ledger)
-    finished.start(START, ledger)
-    finished.end(TournamentStatus.FINISHED)
-    # Then the first cannot end yet, the second cannot end again as terminated
-    with pytest.raises(NotStartedYet):
-        registering.end(TournamentStatus.FINISHED)
-    with pytest.raises(Conflict):
-        finished.end(TournamentStatus.TERMINATED)
-    # And ending the same way twice is a no-op
-    finished.end(TournamentStatus.FINISHED)
-    assert finished.status_at(START) is TournamentStatus.FINISHED
 
 
 def test_sit_and_go_starts_when_max_players_have_registered_and_has_no_waiting_list() -> None:
-    # Given a 9-player Sit&Go and 10 funded players
-    players = names(10)
-    book, ledger = sng_book(), wallets(*players)
-    # When 9 register
-    records = [book.register(p, OPEN, ledger) for p in players[:9]]
-    # Then the 9th registration starts it
-    assert [r.started for r in records] == [False] * 8 + [True]
-    assert book.status_at(OPEN) is TournamentStatus.RUNNING
-    assert book.closed_at == OPEN
-    # And the 10th is refused (no waiting list), paying nothing
-    with pytest.raises(RegistrationClosed):
-        book.register(players[9], OPEN, ledger)
-    assert balance(ledger, players[9]) == 10_000
-    assert book.waiting_list == ()
-
-
-def test_sit_and_go_cannot_be_started_by_the_clock() -> None:
-    book, ledger = sng_book(), wallets("ann")
-    book.register("ann", OPEN, ledger)
-    with pytest.raises(NotStartedYet):
-        book.start(OPEN + timedelta(days=1), ledger)
+    # Given a 9-player Sit&Go
+    config = TournamentConfig.for_format(TournamentFormat.SNG, buy_in=1_000, entry_fee=100)
+    # Then the 9th registration fills it and starts it
+    assert starts_when_full(config)
+    assert [field_is_full(config, n) for n in (8, 9)] == [False, True]
+    # And a 10th finds no waiting list
+    assert config.waiting_list_size == 0
+    with pytest.raises(WaitingListFull):
+        place_in_field_or_waiting_list("s1", config, field_has_room=False, waiting=0)
+    # And a Sit&Go's registration stays open until it fills: no clock closes it
+    window = RegistrationWindow("s1", TournamentStatus.REGISTERING, ANNOUNCE)
+    assert window.is_open(ANNOUNCE + timedelta(days=30))
+    assert not starts_when_full(freezeout())
 
 
 def test_sit_and_go_has_no_start_time_and_a_scheduled_tournament_needs_one() -> None:
-    config = TournamentConfig.for_format(TournamentFormat.SNG, buy_in=100, entry_fee=10)
-    with pytest.raises(ValueError):
-        RegistrationBook("s", config, announce_at=ANNOUNCE, start_at=START)
-    freezeout = TournamentConfig.for_format(TournamentFormat.FREEZEOUT, buy_in=100, entry_fee=10)
-    with pytest.raises(ValueError):
-        RegistrationBook("t", freezeout, announce_at=ANNOUNCE)
+    sng = TournamentConfig.for_format(TournamentFormat.SNG, buy_in=100, entry_fee=10)
+    with pytest.raises(InvalidConfiguration):
+        check_schedule(sng, ANNOUNCE, START)
+    check_schedule(sng, ANNOUNCE, None)
+    scheduled = freezeout()
+    for start in (None, ANNOUNCE):
+        with pytest.raises(InvalidConfiguration):
+            check_schedule(scheduled, ANNOUNCE, start)
+    check_schedule(scheduled, ANNOUNCE, START)
 
 
 def test_replaying_an_operations_entries_moves_nothing() -> None:
     # Given ann registered
-    book, ledger = book_of(), wallets("ann")
-    record = book.register("ann", OPEN, ledger)
+    config, ledger = freezeout(), wallets("ann")
+    entries = buy_in_payment("t1", "ann", 1, config, OPEN)
+    ledger.post_all(entries)
     # When a retry posts the same entries again
-    ledger.post_all(record.entries)
+    ledger.post_all(entries)
     # Then she paid once
     assert balance(ledger, "ann") == 8_900
     assert len(ledger) == 3
@@ -389,9 +316,8 @@ def test_replaying_an_operations_entries_moves_nothing() -> None:
 def test_fees_go_to_the_players_house_shard_and_refunds_come_back_from_it() -> None:
     # Given house revenue split into 4 shards
     players = names(20)
-    book, ledger = book_of(shards=4), wallets(*players)
-    for p in players:
-        book.register(p, OPEN, ledger)
+    config, ledger = freezeout(), wallets(*players)
+    pay(ledger, config, *players, shards=4)
     # Then each fee landed in its player's shard, and no shard holds them all
     shard_totals = [ledger.balance(house_account("t1", s)) for s in range(4)]
     assert sum(shard_totals) == 2_000
@@ -399,14 +325,15 @@ def test_fees_go_to_the_players_house_shard_and_refunds_come_back_from_it() -> N
     assert ledger.balance(house_account("t1")) == 0
     # And an unregistration takes the fee back from that same shard
     before = ledger.balance(house_account_for("t1", "p07", 4))
-    book.unregister("p07", OPEN, ledger)
+    refund = buy_in_refund("t1", "p07", 1, config, OPEN, 4)
+    assert refund is not None
+    ledger.post(refund)
     assert ledger.balance(house_account_for("t1", "p07", 4)) == before - 100
     ledger.verify_invariants()
 
 
 def test_a_freeroll_registers_without_moving_money() -> None:
-    book, ledger = book_of(buy_in=0, entry_fee=0), wallets("ann", amount=1)
-    record = book.register("ann", OPEN, ledger)
-    assert record.entries == ()
-    assert record.status is RegistrationStatus.REGISTERED
-    assert book.unregister("ann", OPEN, ledger).entries == ()
+    config = freezeout(buy_in=0, entry_fee=0)
+    assert buy_in_payment("t1", "ann", 1, config, OPEN) == ()
+    assert place_in_field_or_waiting_list("t1", config, field_has_room=True, waiting=0) is REGISTERED
+    assert buy_in_refund("t1", "ann", 1, config, OPEN) is None

@@ -19,7 +19,7 @@ from tourney.adapters.memory import FrozenClock
 from tourney.domain.errors import Conflict, NotSeated, RegistrationClosed
 from tourney.domain.ledger import Entry, EntryKind, Ledger, Leg, deposit, house_account, player_account, pool_account
 from tourney.domain.prizes import BustOut
-from tourney.domain.registration import RegistrationBook
+from tourney.domain.registration import buy_in_payment
 from tourney.domain.structure import AddOn, RebuyPeriod, TournamentConfig, TournamentFormat
 from tourney.services.bootstrap import bootstrap_memory
 from tourney.services.commands import CreateTournament
@@ -49,14 +49,12 @@ def rebuy_config(*, buy_in: int, entry_fee: int) -> TournamentConfig:
 
 
 def started(config: TournamentConfig, players: list[str], wallet: int) -> tuple[InPlay, Ledger]:
-    """Players deposit ``wallet``, register (paying the buy-in), the tournament starts on one table."""
+    """Players deposit ``wallet`` and pay a registration's buy-in and fee; the tournament starts on one table."""
     ledger = Ledger()
-    book = RegistrationBook("t1", config, announce_at=ANNOUNCE, start_at=START)
     for player in players:
         ledger.post(deposit(f"dep:{player}", player, wallet, ANNOUNCE))
-        book.register(player, ANNOUNCE, ledger)
-    closing = book.start(START, ledger)
-    tournament = InPlay.start("t1", config, {"1": list(closing.players)})
+        ledger.post_all(buy_in_payment("t1", player, 1, config, ANNOUNCE))
+    tournament = InPlay.start("t1", config, {"1": list(players)})
     tournament.state.first_hand_dealt(FIRST_HAND)
     return tournament, ledger
 

@@ -22,7 +22,7 @@ from tourney.domain.ledger import (
     pool_account,
 )
 from tourney.domain.prizes import BustOut, Placing, clockwise_from_button
-from tourney.domain.registration import RegistrationBook, TournamentStatus
+from tourney.domain.registration import TournamentStatus, buy_in_payment
 from tourney.domain.structure import AddOn, RebuyPeriod, TournamentConfig, TournamentFormat
 
 from tests.support.in_play import InPlay
@@ -41,13 +41,11 @@ def names(count: int, prefix: str = "p") -> list[str]:
 
 
 def registered(config: TournamentConfig, players: list[str]) -> Ledger:
-    """Each player deposits five times the entry cost and registers; the tournament starts."""
+    """Each player deposits five times the entry cost and pays the buy-in and fee of a registration."""
     ledger = Ledger()
-    book = RegistrationBook("t1", config, announce_at=ANNOUNCE, start_at=START)
     for player in players:
         ledger.post(deposit(f"dep:{player}", player, 5 * config.entry_cost, ANNOUNCE))
-        book.register(player, ANNOUNCE, ledger)
-    book.start(START, ledger)
+        ledger.post_all(buy_in_payment("t1", player, 1, config, ANNOUNCE))
     return ledger
 
 

@@ -24,7 +24,8 @@ nothing by any outcome: no refund in a rollback, no share, and their chips,
 were they still seated, count for nobody (``Termination.disqualified``); what
 they paid stays with the pool (shared by the others) or the house. A crash
 before the start (rule 17.6) is a
-cancellation: :meth:`tourney.domain.registration.RegistrationBook.cancel`.
+cancellation, not a termination: everyone is refunded buy-in and fee in full
+(``services/start.py``, ``cancel_before_start``).
 
 :func:`compensate` decides and computes; :func:`plan_compensation` turns the
 result into a :class:`CompensationPlan`: its ledger entries (fees back from

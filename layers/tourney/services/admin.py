@@ -24,13 +24,12 @@ from __future__ import annotations
 from typing import Any
 
 from tourney.domain.errors import AlreadyStarted, Conflict, IdempotencyConflict, InvalidConfiguration, StaleVersion
-from tourney.domain.registration import TournamentStatus
+from tourney.domain.registration import TournamentStatus, check_schedule
 from tourney.domain.structure import (
     AddOn,
     LevelSpec,
     RebuyPeriod,
     TournamentConfig,
-    TournamentFormat,
     blind_structure,
     format_level_minutes,
 )
@@ -96,11 +95,7 @@ class AdminService:
         now = self._d.clock.now()
         config = config_from(command)
         announce_at = command.announce_at or now
-        if config.format is TournamentFormat.SNG:
-            if command.start_at is not None:
-                raise InvalidConfiguration("a Sit&Go has no start time: it starts when full")
-        elif command.start_at is None or command.start_at <= announce_at:
-            raise InvalidConfiguration("a scheduled tournament needs a start time after its announcement")
+        check_schedule(config, announce_at, command.start_at)
         if not command.name.strip():
             raise InvalidConfiguration("a tournament needs a name")
         tid = command.tournament_id or f"t-{self._d.rng.getrandbits(48):012x}"

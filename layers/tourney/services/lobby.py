@@ -17,10 +17,10 @@ from tourney.domain.hand import Hand
 from tourney.domain.histories import phh, pokerstars
 from tourney.domain.ledger import pool_account
 from tourney.domain.prizes import PERCENT, payout_for
-from tourney.domain.registration import TournamentStatus
+from tourney.domain.registration import ENTERED, RegistrationState, TournamentStatus, waiting_position
 from tourney.services.deps import Deps
 from tourney.services.names import names_of
-from tourney.services.records import RegistrationState, TournamentRecord
+from tourney.services.records import TournamentRecord
 from tourney.services.tables import table_view
 from tourney.services.views import (
     DrawnCardView,
@@ -96,12 +96,11 @@ class LobbyService:
     def my_registration(self, tid: str, player: str) -> MyRegistration:
         self._d.store.tournaments.get(tid)
         record = self._d.store.registrations.get(tid, player)
-        if record is None or record.state not in (RegistrationState.REGISTERED, RegistrationState.WAITLISTED):
+        if record is None or record.state not in ENTERED:
             return MyRegistration(tid, player, "not_registered")
         position = None
         if record.state is RegistrationState.WAITLISTED:
-            players = self._d.store.registrations.waiting_list(tid).players
-            position = players.index(player) + 1 if player in players else None
+            position = waiting_position(self._d.store.registrations.waiting_list(tid).players, player)
         return MyRegistration(tid, player, str(record.state), position)
 
     def standings(self, tid: str) -> Standings:

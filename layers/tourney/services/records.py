@@ -41,7 +41,7 @@ from typing import Any, TypeVar
 from tourney.domain.dealing import DealingOrders
 from tourney.domain.prizes import Placing
 from tourney.domain.recovery import Movement
-from tourney.domain.registration import TournamentStatus
+from tourney.domain.registration import RegistrationState, RegistrationWindow, TournamentStatus
 from tourney.domain.seating import TableSeating
 from tourney.domain.structure import TournamentConfig
 from tourney.domain.table import Table
@@ -86,20 +86,14 @@ class TournamentRecord:
     players_at_start: int = 0
     version: int = 0
 
+    @property
+    def window(self) -> RegistrationWindow:
+        """When its players may register and unregister (docs/rules.md, rule 2)."""
+        return RegistrationWindow(self.tournament_id, self.status, self.announce_at, self.start_at)
+
     def status_at(self, now: datetime) -> TournamentStatus:
         """``scheduled`` before the announcement, else the stored status."""
-        if self.status is TournamentStatus.REGISTERING and now < self.announce_at:
-            return TournamentStatus.SCHEDULED
-        return self.status
-
-
-class RegistrationState(StrEnum):
-    REGISTERED = "registered"
-    WAITLISTED = "waitlisted"
-    UNREGISTERED = "unregistered"
-    """Left before the start, refunded in full."""
-    REFUNDED = "refunded"
-    """Refunded by the start (waiting list), a cancellation or the sweeper."""
+        return self.window.status_at(now)
 
 
 @dataclass(frozen=True)

@@ -23,33 +23,26 @@ import zlib
 from dataclasses import replace
 from datetime import datetime
 
-from tourney.domain.errors import (
-    AlreadyRegistered,
-    IdempotencyConflict,
-    NotRegistered,
-    RegistrationClosed,
-    WaitingListFull,
-)
-from tourney.domain.fees import Purchase, purchase_entries, refund_entry, split_payment
+from tourney.domain.errors import RegistrationClosed, WaitingListFull
 from tourney.domain.ledger import player_account
-from tourney.domain.registration import TournamentStatus
-from tourney.domain.structure import TournamentFormat
+from tourney.domain.registration import (
+    RegistrationState,
+    TournamentStatus,
+    buy_in_payment,
+    buy_in_refund,
+    entry_price,
+    field_is_full,
+    is_repeated_request,
+    leave,
+    place_in_field_or_waiting_list,
+    starts_when_full,
+    waiting_position,
+)
 from tourney.services.deps import Deps
-from tourney.services.ports import Store
-from tourney.services.records import CounterShard, RegistrationRecord, RegistrationState, TournamentRecord
+from tourney.services.ports import Store, UnitOfWork
+from tourney.services.records import CounterShard, RegistrationRecord, TournamentRecord
 from tourney.services.tables import retrying
 from tourney.services.views import RegistrationView, UnregistrationView
-
-ACTIVE = (RegistrationState.REGISTERED, RegistrationState.WAITLISTED)
-
-
-def is_open(record: TournamentRecord, now: datetime) -> bool:
-    """Registering and unregistering are possible (docs/rules.md, rule 2)."""
-    return (
-        record.status is TournamentStatus.REGISTERING
-        and record.announce_at <= now
-        and (record.start_at is None or now < record.start_at)
-    )
 
 
 def first_open_shard(shards: list[CounterShard], player: str) -> CounterShard | None:
@@ -86,7 +79,7 @@ def seal_when_full(deps: Deps, t: TournamentRecord) -> bool:
     def attempt() -> bool:
         store = deps.store
         shards = list(store.registrations.shards(tid))
-        if sum(s.count for s in shards) < t.config.max_players:
+        if not field_is_full(t.config, sum(s.count for s in shards)):
             return False
         waiting = store.registrations.waiting_list(tid)
         if waiting.sealed and all(s.sealed for s in shards):
@@ -110,7 +103,7 @@ def start_when_full(deps: Deps, t: TournamentRecord) -> bool:
     open and the registration that fills it again starts it. A lost request
     is made again by a registration replayed with its key, or by the sweeper.
     """
-    if t.config.format is not TournamentFormat.SNG or t.status is not TournamentStatus.REGISTERING:
+    if not starts_when_full(t.config) or t.status is not TournamentStatus.REGISTERING:
         return False
     if not seal_when_full(deps, t):
         return False
@@ -143,67 +136,54 @@ class RegistrationService:
         store = self._d.store
         now = self._d.clock.now()
         t = store.tournaments.get(tid)
-        config = t.config
-        paid = split_payment(Purchase.BUY_IN, config.buy_in, config.entry_fee).paid
         existing = store.registrations.get(tid, player)
-        if existing is not None and existing.state in ACTIVE:
-            if key and existing.key == key:
-                if config.format is TournamentFormat.SNG:
-                    start_when_full(self._d, t)  # the first answer may have been lost before the start request
-                return self._view(existing, paid)
-            raise AlreadyRegistered(f"{player} is already {existing.state} in {tid}")
-        if key and existing is not None and existing.key == key:
-            raise IdempotencyConflict(f"the key of {player}'s {existing.state} registration in {tid} names that one")
-        if not is_open(t, now):
-            raise RegistrationClosed(f"registration for {tid} is not open")
+        if existing is not None and is_repeated_request(tid, player, key, existing.state, existing.key):
+            if starts_when_full(t.config):
+                start_when_full(self._d, t)  # the first answer may have been lost before the start request
+            return self._view(existing, t)
+        t.window.check_can_register(now)
         shards = _shards_to_try(store, t, player)
-        if any(s.sealed for s in shards):
-            raise RegistrationClosed(f"registration for {tid} closed at its start")
+        t.window.check_can_register(now, sealed=any(s.sealed for s in shards))
         number = (existing.number if existing else 0) + 1
         uow = store.unit_of_work()
-        uow.post(
-            purchase_entries(
-                f"register:{tid}:{player}:{number}",
-                Purchase.BUY_IN,
-                tid,
-                player,
-                config.buy_in,
-                config.entry_fee,
-                now,
-                t.house_shards,
-            )
-        )
-        shard = first_open_shard(shards, player)
-        if shard is not None:
-            uow.bump(shard, 1)
-            state, shard_no = RegistrationState.REGISTERED, shard.shard
-        else:
-            waiting = store.registrations.waiting_list(tid)
-            if waiting.sealed:
-                raise RegistrationClosed(f"registration for {tid} closed at its start")
-            if len(waiting.players) >= config.waiting_list_size:
-                raise WaitingListFull(
-                    f"{tid} is full: {config.max_players} registered and {config.waiting_list_size} waiting"
-                )
-            for s in shards:
-                uow.check(s)
-            uow.save(replace(waiting, players=(*waiting.players, player)))
-            state, shard_no = RegistrationState.WAITLISTED, None
-        record = RegistrationRecord(
-            tid, player, state, number, now, shard_no, key, existing.version if existing is not None else 0
-        )
+        uow.post(buy_in_payment(tid, player, number, t.config, now, t.house_shards))
+        state, shard_no = self._take_place(uow, t, player, shards, now)
+        version = existing.version if existing is not None else 0
+        record = RegistrationRecord(tid, player, state, number, now, shard_no, key, version)
         uow.save(record)
         uow.commit()
-        if config.format is TournamentFormat.SNG and state is RegistrationState.REGISTERED:
+        if starts_when_full(t.config) and state is RegistrationState.REGISTERED:
             start_when_full(self._d, t)
-        return self._view(replace(record, version=record.version + 1), paid)
+        return self._view(replace(record, version=record.version + 1), t)
 
-    def _view(self, record: RegistrationRecord, paid: int) -> RegistrationView:
+    def _take_place(
+        self, uow: UnitOfWork, t: TournamentRecord, player: str, shards: list[CounterShard], now: datetime
+    ) -> tuple[RegistrationState, int | None]:
+        """A place in the field (a counter shard with room) or on the waiting list, written to ``uow``."""
+        shard = first_open_shard(shards, player)
+        waiting = None if shard is not None else self._d.store.registrations.waiting_list(t.tournament_id)
+        if waiting is not None:
+            t.window.check_can_register(now, sealed=waiting.sealed)
+        state = place_in_field_or_waiting_list(
+            t.tournament_id, t.config, field_has_room=shard is not None, waiting=len(waiting.players) if waiting else 0
+        )
+        if shard is not None:
+            uow.bump(shard, 1)
+            return state, shard.shard
+        assert waiting is not None
+        for s in shards:
+            uow.check(s)  # the list grows only while every shard is full: a seat freed meanwhile is never missed
+        uow.save(replace(waiting, players=(*waiting.players, player)))
+        return state, None
+
+    def _view(self, record: RegistrationRecord, t: TournamentRecord) -> RegistrationView:
         position = None
         if record.state is RegistrationState.WAITLISTED:
             players = self._d.store.registrations.waiting_list(record.tournament_id).players
-            position = players.index(record.player_id) + 1 if record.player_id in players else None
-        return RegistrationView(record.tournament_id, record.player_id, str(record.state), position, paid)
+            position = waiting_position(players, record.player_id)
+        return RegistrationView(
+            record.tournament_id, record.player_id, str(record.state), position, entry_price(t.config)
+        )
 
     def unregister(self, tid: str, player: str) -> UnregistrationView:
         """Leave before the start, refunded in full; the first wait-listed player takes the place (rules 3, 4)."""
@@ -214,43 +194,29 @@ class RegistrationService:
         now = self._d.clock.now()
         t = store.tournaments.get(tid)
         record = store.registrations.get(tid, player)
-        if record is None or record.state not in ACTIVE:
-            raise NotRegistered(f"{player} is not registered in {tid}")
-        if not is_open(t, now):
-            raise RegistrationClosed(f"{tid} has started: unregistering is closed")
-        config = t.config
-        refund = refund_entry(
-            f"refund:{tid}:{player}:{record.number}",
-            Purchase.BUY_IN,
-            tid,
-            player,
-            config.buy_in,
-            config.entry_fee,
-            now,
-            t.house_shards,
-        )
+        t.window.check_can_unregister(player, record.state if record else None, now)
+        assert record is not None
+        refund = buy_in_refund(tid, player, record.number, t.config, now, t.house_shards)
         uow = store.unit_of_work()
         if refund is not None:
             uow.post([refund])
         waiting = store.registrations.waiting_list(tid)
-        if waiting.sealed:
-            raise RegistrationClosed(f"{tid} has started: unregistering is closed")
-        promoted: str | None = None
-        if record.state is RegistrationState.WAITLISTED:
-            uow.save(replace(waiting, players=tuple(p for p in waiting.players if p != player)))
-        elif waiting.players:
-            promoted = waiting.players[0]
-            moving = store.registrations.get(tid, promoted)
-            assert moving is not None
-            uow.save(replace(waiting, players=waiting.players[1:]))
-            uow.save(replace(moving, state=RegistrationState.REGISTERED, shard=record.shard))
-        else:
+        t.window.check_can_unregister(player, record.state, now, sealed=waiting.sealed)
+        departure = leave(player, record.state, waiting.players)
+        if departure.seat_left_empty:
             shard = next(s for s in store.registrations.shards(tid) if s.shard == record.shard)
             uow.bump(shard, -1)
-            uow.check(waiting)
+            uow.check(waiting)  # nobody joined the list meanwhile, who would have moved up
+        else:
+            uow.save(replace(waiting, players=departure.waiting_list))
+        if departure.moves_up is not None:
+            moving = store.registrations.get(tid, departure.moves_up)
+            assert moving is not None
+            uow.save(replace(moving, state=RegistrationState.REGISTERED, shard=record.shard))
         uow.save(replace(record, state=RegistrationState.UNREGISTERED, shard=None))
         uow.commit()
-        return UnregistrationView(tid, player, refund.amount_for(player_account(player)) if refund else 0, promoted)
+        refunded = refund.amount_for(player_account(player)) if refund else 0
+        return UnregistrationView(tid, player, refunded, departure.moves_up)
 
 
-__all__ = ["RegistrationService", "first_open_shard", "is_open", "seal_when_full", "start_when_full"]
+__all__ = ["RegistrationService", "first_open_shard", "seal_when_full", "start_when_full"]

@@ -12,10 +12,11 @@ from tourney.domain.errors import (
     AlreadyRegistered,
     InsufficientFunds,
     NotRegistered,
+    NotStartedYet,
     RegistrationClosed,
     WaitingListFull,
 )
-from tourney.domain.ledger import player_account, pool_account
+from tourney.domain.ledger import house_account, player_account, pool_account
 from tourney.services.bootstrap import Services
 
 from tests.unit.services.conftest import fund
@@ -199,3 +200,93 @@ def test_the_sweeper_refunds_a_tournament_that_should_have_started(
     assert balance(services, "a") == 10_000
     assert services.recovery.sweep().refunded == ()
     _ = timedelta
+
+
+# -- the start and cancellation close registration (services/start.py) ----------------------------------------------
+
+
+def test_rule_3_at_the_start_wait_listed_players_are_refunded_in_full(
+    services: Services, create: Callable[..., str], clock: FrozenClock
+) -> None:
+    # Given a cap of 2 with 2 registered and 2 waiting
+    tid = create(max_players=2)
+    fund(services, "ann", "bob", "cy", "dee")
+    for p in ("ann", "bob", "cy", "dee"):
+        services.registration.register(tid, p)
+    # When the tournament starts
+    clock.advance(3_600)
+    plan = services.start.close_registration(tid)
+    # Then it runs with ann and bob; cy and dee get 1,100 back each
+    assert (plan.status, plan.players, plan.refunded) == ("running", 2, 2)
+    assert (balance(services, "cy"), balance(services, "dee")) == (10_000, 10_000)
+    ledger = services.adapters.store.ledger
+    assert (ledger.balance(pool_account(tid)), ledger.balance(house_account(tid))) == (2_000, 200)
+    assert services.lobby.tournament(tid).waitlisted == 0
+    assert services.lobby.my_registration(tid, "cy").status == "not_registered"
+    # And registration is now closed
+    with pytest.raises(RegistrationClosed):
+        services.registration.register(tid, "cy")
+    services.adapters.store.money.verify_invariants()
+
+
+def test_rule_2_a_start_before_the_start_time_is_refused(
+    services: Services, create: Callable[..., str], clock: FrozenClock
+) -> None:
+    # Given a tournament starting in an hour, ann and bob registered
+    tid = create()
+    fund(services, "ann", "bob", "cy")
+    for p in ("ann", "bob"):
+        services.registration.register(tid, p)
+    # When the start is asked for a second early
+    clock.advance(3_599)
+    with pytest.raises(NotStartedYet):
+        services.start.close_registration(tid)
+    # Then it is still registering, and open: cy still gets in
+    assert services.lobby.tournament(tid).status == "registering"
+    assert services.registration.register(tid, "cy").status == "registered"
+
+
+def test_default_min_players_is_two_so_a_lone_registrant_is_refunded(
+    services: Services, create: Callable[..., str], clock: FrozenClock
+) -> None:
+    tid = create()
+    fund(services, "ann")
+    services.registration.register(tid, "ann")
+    clock.advance(3_600)
+    assert services.start.close_registration(tid).status == "cancelled"
+    assert balance(services, "ann") == 10_000
+
+
+def test_rule_17_6_a_tournament_that_did_not_start_is_cancelled_with_everyone_refunded(
+    services: Services, create: Callable[..., str], clock: FrozenClock
+) -> None:
+    # Given 2 registered and 1 waiting, and the start never happened
+    tid = create(max_players=2)
+    fund(services, "ann", "bob", "cy")
+    for p in ("ann", "bob", "cy"):
+        services.registration.register(tid, p)
+    # When the sweeper finds it still registering after its start time
+    clock.advance(3_600 + 20 * 60)
+    report = services.recovery.sweep()
+    # Then it is cancelled and registered and wait-listed are refunded buy-in and fee in full
+    assert report.refunded == (tid,) and report.players_refunded == 3
+    assert all(balance(services, p) == 10_000 for p in ("ann", "bob", "cy"))
+    assert services.lobby.tournament(tid).status == "cancelled"
+    # And cancelling again moves nothing
+    assert services.recovery.sweep().refunded == ()
+    assert services.admin.cancel(tid, "op", "again").refunded == 0
+    assert services.adapters.store.money.summary(tid).refunds == 3_300
+    services.adapters.store.money.verify_invariants()
+
+
+def test_sit_and_go_cannot_be_started_by_the_clock(
+    services: Services, create: Callable[..., str], clock: FrozenClock
+) -> None:
+    tid = create(fmt="sng", seats_per_table=3)
+    fund(services, "ann")
+    services.registration.register(tid, "ann")
+    clock.advance(86_400)
+    with pytest.raises(NotStartedYet):
+        services.start.close_registration(tid)
+    assert services.lobby.tournament(tid).status == "registering"
+    assert services.adapters.workflows.started == []
