@@ -6,6 +6,7 @@ import { seg } from "../api.js";
 import { fill, h } from "../dom.js";
 import { duration, fieldCap, FORMAT_LABELS, money, shortWhen, STATUS_LABELS, when } from "../format.js";
 import { every, problem, statusBadge } from "./common.js";
+import { screenNamePrompt } from "./welcome.js";
 
 const ORDER = { registering: 0, running: 1, scheduled: 2, terminated: 3, finished: 4, cancelled: 5 };
 /** Buy-in bands on the whole price (buy-in + fee), in cents: [label, lowest, highest]. */
@@ -36,6 +37,7 @@ export function renderLobby(main, ctx) {
   const list = h("div", { class: "lobby", "aria-busy": "true" },
     h("p", { class: "loading", role: "status" }, "Loading tournaments…"));
   main.append(
+    screenNamePrompt(ctx),
     h("div", { class: "page-head" }, h("h1", {}, "Lobby"), count),
     h("form", { class: "filters", "aria-label": "Filters", onsubmit: (e) => e.preventDefault() },
       format.field, buyIn.field, status.field, sort.field),
