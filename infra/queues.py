@@ -43,6 +43,9 @@ class Queues(Construct):
                 name,
                 fifo=fifo,
                 content_based_deduplication=spec.content_based_deduplication if spec.fifo else None,
+                # High-throughput FIFO: the limits are per message group (one tournament), not per queue.
+                deduplication_scope=sqs.DeduplicationScope.MESSAGE_GROUP if spec.fifo else None,
+                fifo_throughput_limit=sqs.FifoThroughputLimit.PER_MESSAGE_GROUP_ID if spec.fifo else None,
                 encryption=sqs.QueueEncryption.SQS_MANAGED,
                 enforce_ssl=True,
                 visibility_timeout=Duration.seconds(spec.visibility_timeout_seconds),

@@ -55,7 +55,7 @@ RESERVED_CONCURRENCY: Final[Mapping[str, int]] = {
     "timeouts": 100,
     "coordinator": 50,  # one hand end at a time per tournament (FIFO group): 50 tournaments at once
     "start": 5,
-    "start_tasks": 40,  # the start workflow's Map runs 20 batches at once (infra/workflows.py MAP_CONCURRENCY)
+    "start_tasks": 80,  # the start workflow's Maps run 40 batches at once (wiring.MAP_CONCURRENCY): two starts
     "recovery_tasks": 20,
     "watchdog": 2,
     "sweeper": 2,

@@ -99,6 +99,10 @@ class WorkflowSpec:
 
 #: Seconds between two restart attempts of the recovery workflow when its input gives none.
 RECOVERY_RETRY_SECONDS = 60
+#: The start workflow's Map states run this many batches of tables at once (seating, then the first deals):
+#: the most an inline Map runs concurrently, so that the last table of 250,000 players is dealt within a
+#: minute of the first. ``infra/workflows.py`` builds the Maps with it; the simulated cloud runs them so.
+MAP_CONCURRENCY = 40
 #: Every workflow task is retried on any error (a function that died, timed out or lost a race:
 #: every step is idempotent): after 2 s, then 4, 8, 16, 32 (5 retries), before the execution fails.
 #: ``infra/workflows.py`` builds the Retry from these; the simulated cloud retries the same way.

@@ -50,9 +50,6 @@ from constructs import Construct
 from infra import wiring
 from infra.naming import logical_id
 
-#: Parallel seat/deal tasks per start (each task writes one batch of tables).
-MAP_CONCURRENCY = 20
-
 
 def _task(
     scope: Construct,
@@ -128,7 +125,7 @@ class Workflows(Construct):
                     "tournament_id": sfn.JsonPath.string_at("$.tournament_id"),
                     "batch": sfn.JsonPath.number_at("$$.Map.Item.Value"),
                 },
-                max_concurrency=MAP_CONCURRENCY,
+                max_concurrency=wiring.MAP_CONCURRENCY,
                 result_path=sfn.JsonPath.DISCARD,
             ).item_processor(task)
 

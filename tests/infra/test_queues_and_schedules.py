@@ -32,6 +32,9 @@ def test_timeouts_is_standard_and_coordinator_fifo_without_content_deduplication
     assert "FifoQueue" not in timeouts
     assert coordinator["FifoQueue"] is True
     assert coordinator["ContentBasedDeduplication"] is False
+    # High-throughput mode: each tournament's group has the FIFO limits to itself
+    assert coordinator["DeduplicationScope"] == "messageGroup"
+    assert coordinator["FifoThroughputLimit"] == "perMessageGroupId"
 
 
 @pytest.mark.parametrize("spec", wiring.QUEUES, ids=lambda q: q.name)

@@ -59,7 +59,7 @@ def test_a_flood_of_api_calls_cannot_starve_the_rest(synthesized: Synthesized) -
 
 
 def test_the_start_workflow_map_fits_its_task_functions_reservation(synthesized: Synthesized) -> None:
-    from infra.workflows import MAP_CONCURRENCY
+    from infra.wiring import MAP_CONCURRENCY
 
     assert function(synthesized, "start_tasks")["ReservedConcurrentExecutions"] >= MAP_CONCURRENCY
 

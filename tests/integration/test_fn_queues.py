@@ -22,6 +22,7 @@ from functions.coordinator.app import handler as coordinator
 from functions.timeouts.app import handler as timeouts
 from tests.support.events import sqs_event, sqs_record
 from tests.support.functions import clock, context, memory, running  # noqa: F401
+from tests.support.hand_ends import hold_for_the_coordination
 
 
 def failures(answer: dict[str, Any]) -> list[str]:
@@ -30,6 +31,7 @@ def failures(answer: dict[str, Any]) -> list[str]:
 
 def play_hand_out(services: Services, tid: str, table: str) -> None:
     """Everyone folds to the last player: the hand ends and its end is queued for the coordinator."""
+    hold_for_the_coordination(services.adapters.store, tid, table)
     while (to_act := services.lobby.table_view(tid, table, None).to_act) is not None:
         view = services.lobby.table_view(tid, table, to_act.player)
         services.play.act(tid, table, to_act.player, view.hand, to_act.seq, "fold")

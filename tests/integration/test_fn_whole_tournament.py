@@ -24,6 +24,7 @@ from tourney.services.messages import HandEnded, TimeoutDue
 
 from tests.support.aws import aws, dynamodb, serial_aws  # noqa: F401
 from tests.support.events import FakeContext, answer_json, http_event
+from tests.support.hand_ends import hold_for_the_coordination
 from tests.support.handler_room import Room, api_instance, at_once, handlers_over, services_on_dynamo
 
 pytestmark = pytest.mark.usefixtures("dynamodb")
@@ -427,6 +428,7 @@ def test_a_hand_end_delivered_twice_in_one_batch_and_again_later_is_coordinated_
     players = funded_field(room, tid, 8)
     tables = start(room, tid)
     table = tables[0]
+    hold_for_the_coordination(room.adapters.store, tid, table)
     while not room.adapters.coordination.queue:
         view = table_view(room, tid, table, players[0])
         actor = view["to_act"]["player"]

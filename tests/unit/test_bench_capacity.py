@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from datetime import UTC, datetime
 from typing import Any
@@ -11,7 +12,7 @@ from tourney.cli import main
 from tourney.simulation.aws.model import AwsModel
 from tourney.simulation.aws.records import StoredItem
 from tourney.simulation.aws.requests import Request
-from tourney.simulation.cloud import Cloud
+from tourney.simulation.cloud import Cloud, Map
 
 from bench.capacity import measure_capacity, template_limits
 
@@ -127,3 +128,36 @@ def test_a_function_never_runs_more_invocations_than_its_reservation() -> None:
     assert [ok for ok, _ in answers] == [True, True, False]
     assert cloud.last_run is None
     assert model.concurrency["watchdog"].peak == 2
+
+
+def test_a_workflows_map_state_runs_its_tasks_at_most_its_concurrency_at_once_and_answers_in_order() -> None:
+    # Given the cloud with AWS modeled and a workflow whose Map runs 7 tasks, 3 at a time, each ten reads long
+    model = AwsModel(limits=template_limits())
+    cloud = Cloud(START, aws=model)
+    item = StoredItem("tourney-tables", "tables#t1#0", "table#0001", size=2_000)
+    spans: list[tuple[float, float]] = []
+    answered: list[object] = []
+
+    def task(number: int) -> int:
+        run = cloud._run
+        assert run is not None
+        began = cloud.model_now() - run.watch.elapsed  # the invocation's start, its cold start included
+        for _ in range(10):
+            run.get(item)
+        spans.append((began, began + run.watch.elapsed))
+        return number
+
+    def workflow():  # type: ignore[no-untyped-def]
+        answered.append((yield Map("deal_first_hands", [functools.partial(task, n) for n in range(7)], 3)))
+
+    # When it runs
+    cloud.execute("start-t1", "start", workflow())
+    cloud.run(lambda: bool(answered), START.replace(hour=17))
+
+    # Then every task ran once, never more than 3 at once, two waves after the first, and the answers kept their order
+    assert answered == [list(range(7))]
+    ends = sorted(end for _, end in spans)
+    most = max(sum(1 for b, e in spans if b <= moment < e) for moment, _ in spans)
+    assert most == 3
+    assert sorted(begin for begin, _ in spans)[3] >= ends[0]
+    assert model.concurrency["start_tasks"].peak == 3

@@ -14,6 +14,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from typing import Any
@@ -76,11 +77,20 @@ def _client(service: str, **kwargs: Any) -> Any:
     return boto3.client(service, **kwargs)
 
 
+PUSH_WORKERS = 10
+"""Posts to a table's connections go out this many at once (a full table's seats in one round trip)."""
+
+_posting = ThreadPoolExecutor(max_workers=PUSH_WORKERS, thread_name_prefix="push")
+
+
 class WebSocketPushes(ConnectionStore):
     """Pushes to a table's or a player's connections; each recipient gets what the service chose for it.
 
     Also the connections store the ``ws`` function uses (connect, subscribe...).
-    A connection API Gateway reports gone is forgotten on the spot.
+    A connection API Gateway reports gone is forgotten on the spot. The messages
+    are built in the caller's thread, then posted in parallel (``PUSH_WORKERS``):
+    a push costs one round trip, not one per seat, on the play path and the
+    coordinator's ordered one alike.
     """
 
     def __init__(self, endpoint: str) -> None:
@@ -99,20 +109,31 @@ class WebSocketPushes(ConnectionStore):
         except self._api.exceptions.GoneException:
             self.disconnect(connection)
 
+    def _post_all(self, posts: list[tuple[str, Mapping[str, Any]]]) -> None:
+        """Post each ``(connection, message)`` at once; the first failure is raised once all ended."""
+        if len(posts) < 2:
+            for connection, message in posts:
+                self._post(connection, message)
+            return
+        for done in [_posting.submit(self._post, connection, message) for connection, message in posts]:
+            done.result()
+
     def to_table(
         self, tournament_id: str, table_id: str, everyone: Mapping[str, Any], personal: Mapping[str, Mapping[str, Any]]
     ) -> None:
-        for connection, player in self.subscribers(tournament_id, table_id):
-            self._post(connection, personal.get(player, everyone) if player else everyone)
+        subscribers = self.subscribers(tournament_id, table_id)
+        self._post_all([(c, personal.get(player, everyone) if player else everyone) for c, player in subscribers])
 
     def to_table_views(
         self, tournament_id: str, table_id: str, view: Callable[[str | None], Mapping[str, Any]]
     ) -> None:
         views: dict[str | None, Mapping[str, Any]] = {}
+        posts: list[tuple[str, Mapping[str, Any]]] = []
         for connection, player in self.subscribers(tournament_id, table_id):
             if player not in views:
                 views[player] = view(player or None)
-            self._post(connection, views[player])
+            posts.append((connection, views[player]))
+        self._post_all(posts)
 
     def to_player(self, player_id: str, message: Mapping[str, Any]) -> None:
         for connection in self.of_player(player_id):

@@ -111,7 +111,16 @@ class Wait:
     seconds: float
 
 
-Workflow = Generator[Task | Wait, Any, None]
+@dataclass
+class Map:
+    """A workflow's Map state: one ``step`` task per call, at most ``concurrency`` at once; answers in order."""
+
+    step: str
+    calls: list[Callable[[], Any]]
+    concurrency: int
+
+
+Workflow = Generator[Task | Wait | Map, Any, None]
 
 
 @dataclass
@@ -545,10 +554,53 @@ class Cloud:
         if isinstance(state, Wait):
             self.after(state.seconds, lambda: self._advance(execution, body, None), execution.name)
             return
+        if isinstance(state, Map):
+            self._run_map(execution, body, state)
+            return
         self._run_task(execution, body, state, attempt=1)
 
-    def _run_task(self, execution: Execution, body: Workflow, task: Task, attempt: int) -> None:
+    def _run_map(self, execution: Execution, body: Workflow, state: Map) -> None:
+        """Run ``state``'s tasks, ``concurrency`` at a time; the workflow goes on with every answer once all ended."""
+        answers: list[Any] = [None] * len(state.calls)
+        waiting = deque(range(len(state.calls)))
+        running = 0
+
+        def start_more() -> None:
+            nonlocal running
+            while waiting and running < state.concurrency:
+                item = waiting.popleft()
+                running += 1
+                task = Task(state.step, state.calls[item])
+                go = functools.partial(self._run_task, execution, body, task, 1, functools.partial(ended, item))
+                self.after(self.task_seconds, go, execution.name, fixed=True)
+
+        def ended(item: int, answer: Any) -> None:
+            nonlocal running
+            running -= 1
+            answers[item] = answer
+            if execution.status != "running":
+                return
+            if waiting:
+                start_more()
+            elif running == 0:
+                self._advance(execution, body, answers)
+
+        if not state.calls:
+            self.after(self.task_seconds, lambda: self._advance(execution, body, []), execution.name, fixed=True)
+        start_more()
+
+    def _run_task(
+        self,
+        execution: Execution,
+        body: Workflow,
+        task: Task,
+        attempt: int,
+        then: Callable[[Any], None] | None = None,
+    ) -> None:
+        """Run ``task`` with its retries; ``then`` takes its answer (by default the workflow's next state)."""
         function = wiring.WORKFLOWS_BY_NAME[execution.workflow].task_function
+        if execution.status != "running":
+            return  # the execution failed (another iteration of its Map) or timed out meanwhile
         if self.faults.task_fails(task.step):
             ok, answer = False, None
         else:
@@ -558,7 +610,8 @@ class Cloud:
             after_end = self.task_seconds
             if self.aws is not None:  # the next state follows the task's end
                 after_end += max(0.0, self.last_end - self._micros / 1e6)
-            self.after(after_end, lambda: self._advance(execution, body, answer), execution.name, fixed=True)
+            go_on = then or (lambda answer: self._advance(execution, body, answer))
+            self.after(after_end, lambda: go_on(answer), execution.name, fixed=True)
             return
         interval, backoff, attempts = TASK_RETRY
         if attempt >= attempts and task.catch:
@@ -570,7 +623,7 @@ class Cloud:
             return
         self.after(
             interval * backoff ** (attempt - 1),
-            lambda: self._run_task(execution, body, task, attempt + 1),
+            lambda: self._run_task(execution, body, task, attempt + 1, then),
             f"{execution.name} retry",
         )
 
@@ -805,10 +858,9 @@ def start_workflow(services: Services, tid: str) -> Workflow:
     plan = yield Task("close_registration", lambda: start.close_registration(tid))
     if plan is None or plan.status == "cancelled":
         return
-    for batch in plan.batches:
-        yield Task("seat_batch", functools.partial(start.seat_batch, tid, batch))
-    for batch in plan.batches:
-        yield Task("deal_first_hands", functools.partial(_deal_batch, services, tid, batch))
+    concurrency = wiring.MAP_CONCURRENCY
+    yield Map("seat_batch", [functools.partial(start.seat_batch, tid, b) for b in plan.batches], concurrency)
+    yield Map("deal_first_hands", [functools.partial(_deal_batch, services, tid, b) for b in plan.batches], concurrency)
 
 
 def _deal_batch(services: Services, tid: str, batch: int) -> Any:

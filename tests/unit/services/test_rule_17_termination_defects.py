@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -22,6 +21,7 @@ from tourney.services.commands import CreateTournament
 from tourney.services.messages import HandEnded
 
 from tests.support.driver import Driver
+from tests.support.hand_ends import hold_for_the_coordination
 from tests.unit.services.conftest import fund, started
 
 
@@ -32,11 +32,7 @@ def fold_to_the_end_of_the_hand(services: Services, tid: str, table: str = "1") 
     end waits for the coordination instead of the table dealing its next hand itself (``services/dealer.py``).
     """
     store = services.adapters.store
-    found = store.dealing.get(tid)
-    assert found is not None
-    uow = store.unit_of_work()
-    uow.save(replace(found, orders=replace(found.orders, report=found.orders.report | {table})))
-    uow.commit()
+    hold_for_the_coordination(store, tid, table)
     hand = store.tables.get(tid, table).table.hand_number
     while (w := store.tables.get(tid, table).table.awaiting()) is not None and w.hand == hand:
         services.play.act(tid, table, w.player, w.hand, w.seq, "fold")

@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from tourney.adapters.aws import PUSH_WORKERS
 from tourney.domain.errors import IGNORED_BY_TRIGGERS, NotFound
 from tourney.simulation.aws.items import Consistency
 
@@ -118,7 +119,8 @@ class FifoBatches:
 
 
 def charge_table_posts(store: MemoryStore, run: Invocation, tournament_id: str, table_id: str) -> None:
-    """A push to a table: the Query of its subscribers, then a post to each (its seated players)."""
+    """A push to a table: the Query of its subscribers, then a post to each (its seated players), ``PUSH_WORKERS``
+    at once as ``adapters/aws.py`` posts them."""
     try:
         seated = len(store.stored_table(tournament_id, table_id).table.seats)
     except NotFound:
@@ -126,7 +128,7 @@ def charge_table_posts(store: MemoryStore, run: Invocation, tournament_id: str, 
     partition = f"{CONNECTIONS_TABLE}/table#{tournament_id}#{table_id}"
     run.query(partition, [CONNECTION_ITEM_BYTES] * seated, Consistency.EVENTUAL)
     if seated:
-        run.post(seated)
+        run.post(seated, workers=PUSH_WORKERS)
 
 
 def charge_player_posts(run: Invocation, player_id: str) -> None:
