@@ -14,7 +14,7 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from tourney.entrypoints.observability import MetricUnit, correlate, metrics, observed
-from tourney.entrypoints.triggers import process_sqs, settle
+from tourney.entrypoints.triggers import process_sqs, unless_stale
 from tourney.entrypoints.wiring import services
 from tourney.services.messages import HandEnded, parse_coordination
 
@@ -22,7 +22,7 @@ from tourney.services.messages import HandEnded, parse_coordination
 def on_record(record: Any) -> None:
     message = parse_coordination(record.body)
     correlate(tournament_id=message.tournament_id, table_id=message.table, hand=message.hand)
-    done = settle(message.kind, lambda: services().coordinator.on_hand_ended(message))
+    done = unless_stale(message.kind, lambda: services().coordinator.on_hand_ended(message))
     if isinstance(message, HandEnded) and done is not None and not done.duplicate:
         metrics.add_metric(name="HandsPlayed", unit=MetricUnit.Count, value=1)  # once per hand: the dashboard
 

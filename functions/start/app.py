@@ -12,7 +12,7 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from tourney.entrypoints.observability import correlate, observed
-from tourney.entrypoints.triggers import settle
+from tourney.entrypoints.triggers import unless_stale
 from tourney.entrypoints.wiring import services
 from tourney.services.messages import StartTournament
 
@@ -21,5 +21,5 @@ from tourney.services.messages import StartTournament
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     message = StartTournament.model_validate(event)
     correlate(tournament_id=message.tournament_id)
-    started = settle(message.kind, lambda: services().start.start_due(message.tournament_id))
+    started = unless_stale(message.kind, lambda: services().start.start_due(message.tournament_id))
     return started.to_dict() if started is not None else {"tournament_id": message.tournament_id, "started": False}

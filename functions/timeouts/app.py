@@ -12,7 +12,7 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from tourney.entrypoints.observability import correlate, observed
-from tourney.entrypoints.triggers import process_sqs, settle
+from tourney.entrypoints.triggers import process_sqs, unless_stale
 from tourney.entrypoints.wiring import services
 from tourney.services.messages import parse_timer
 
@@ -20,7 +20,7 @@ from tourney.services.messages import parse_timer
 def on_record(record: Any) -> None:
     message = parse_timer(record.body)
     correlate(tournament_id=message.tournament_id, table_id=message.table, hand=message.hand)
-    settle(message.kind, lambda: services().timeouts.on_timeout(message))
+    unless_stale(message.kind, lambda: services().timeouts.on_timeout(message))
 
 
 @observed()

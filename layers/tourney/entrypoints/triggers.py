@@ -3,7 +3,7 @@
 Outside HTTP there is nobody to answer a 4xx to. The services answer a stale
 or duplicate message themselves, as a no-op (a hand end already coordinated,
 a time-out for a decision already taken, a start for a tournament no longer
-registering); the only refusals :func:`settle` logs and ignores (it returns
+registering); the only refusals :func:`unless_stale` logs and ignores (it returns
 None) are those that say nothing but 'stale or duplicate'
 (``errors.IGNORED_BY_TRIGGERS``: a stale action, a start already made). Every
 other error is raised again, a refusal too (a ``Conflict`` such as a hand end
@@ -28,7 +28,7 @@ from tourney.entrypoints.observability import MetricUnit, logger, metrics
 if TYPE_CHECKING:
     from aws_lambda_powertools.utilities.batch import BatchProcessor, SqsFifoPartialProcessor
 
-__all__ = ["IGNORED", "fifo_processor", "process_sqs", "settle", "sqs_processor"]
+__all__ = ["IGNORED", "fifo_processor", "process_sqs", "sqs_processor", "unless_stale"]
 
 T = TypeVar("T")
 
@@ -36,7 +36,7 @@ IGNORED: tuple[type[errors.TourneyError], ...] = errors.IGNORED_BY_TRIGGERS
 """Domain refusals that mean 'stale or duplicate': logged, counted, ignored."""
 
 
-def settle(what: str, call: Callable[[], T]) -> T | None:
+def unless_stale(what: str, call: Callable[[], T]) -> T | None:
     """Run one message's service call; a stale or duplicate message is logged and ignored (None)."""
     try:
         return call()

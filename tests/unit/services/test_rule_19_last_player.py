@@ -151,25 +151,25 @@ def test_rule_19_the_last_player_in_play_at_a_table_is_refused_while_others_play
 
 @pytest.mark.parametrize("error", [errors.Conflict, errors.NotFound, errors.IllegalAction, errors.NotYourTurn])
 def test_rule_19_a_trigger_fails_on_a_refusal_that_is_not_stale_or_a_duplicate(error: type[Exception]) -> None:
-    from tourney.entrypoints.triggers import settle
+    from tourney.entrypoints.triggers import unless_stale
 
     # Given a message whose service call raises a refusal that does not say 'stale or duplicate'
     def call() -> None:
         raise error("the last hand must leave one player with chips")
 
-    # When a trigger settles it, then the error is raised: the batch fails, is retried, then dead-lettered
+    # When a trigger runs it, then the error is raised: the batch fails, is retried, then dead-lettered
     with pytest.raises(error):
-        settle("hand_ended", call)
+        unless_stale("hand_ended", call)
 
 
 def test_rule_19_a_trigger_ignores_a_stale_message() -> None:
-    from tourney.entrypoints.triggers import settle
+    from tourney.entrypoints.triggers import unless_stale
 
     # Given a decision already taken (a stale time-out), then it is logged and ignored
     def call() -> None:
         raise errors.StaleAction("the decision was taken")
 
-    assert settle("timeout", call) is None
+    assert unless_stale("timeout", call) is None
 
 
 def test_rule_19_a_disqualified_player_is_not_refunded_by_a_rollback(

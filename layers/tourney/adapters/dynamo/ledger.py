@@ -54,7 +54,7 @@ from tourney.adapters.dynamo.models.ledger import (
     entry_pk,
     leg_sk,
 )
-from tourney.adapters.dynamo.transaction import CONDITION_FAILED, RETRYABLE, Cancelled, Transaction
+from tourney.adapters.dynamo.transaction import CONDITION_FAILED, RETRYABLE, Transaction, TransactionCancelled
 from tourney.domain.errors import IdempotencyConflict, InsufficientFunds, StaleVersion
 from tourney.domain.ledger import Account, AccountKind, Entry, EntryKind, Leg
 
@@ -163,7 +163,7 @@ class Posting:
         """For each requested entry, the entry stored under its key."""
         return tuple(self.known.get(entry.key, entry) for entry in self.requested)
 
-    def explain(self, cancelled: Cancelled) -> dict[str, Entry]:
+    def explain(self, cancelled: TransactionCancelled) -> dict[str, Entry]:
         """Turn a cancellation into our error, or return the entries found already posted (to drop and retry).
 
         Raises ``IdempotencyConflict`` when a key holds another movement and
@@ -187,7 +187,7 @@ class Posting:
             raise InsufficientFunds(f"{unsplit[0].account} cannot pay {unsplit[0].debit} cents")
         return {}
 
-    def short_split_accounts(self, cancelled: Cancelled) -> bool:
+    def short_split_accounts(self, cancelled: TransactionCancelled) -> bool:
         """Whether only shards of split accounts ran short (a concurrent debit: worth reading them again)."""
         short = [f.tag for f in cancelled.failures if isinstance(f.tag, BalanceTag) and f.condition_failed]
         return bool(short) and all(tag.shard is not None for tag in short)
@@ -282,7 +282,7 @@ class DynamoLedger:
         self,
         entries: Sequence[Entry],
         more: Callable[[Transaction], Any],
-        on_cancel: Callable[[Cancelled], None] | None = None,
+        on_cancel: Callable[[TransactionCancelled], None] | None = None,
     ) -> tuple[Entry, ...]:
         """Post ``entries`` in one transaction with whatever ``more`` adds to it; retry as :class:`Posting` says.
 
@@ -307,7 +307,7 @@ class DynamoLedger:
             more(tx)
             try:
                 tx.commit()
-            except Cancelled as cancelled:
+            except TransactionCancelled as cancelled:
                 if not all(f.code in EXPLAINED for f in cancelled.failures):
                     raise
                 if on_cancel is not None:

@@ -36,7 +36,7 @@ from tourney.adapters.dynamo.mapping import Key, mapper_of
 from tourney.adapters.dynamo.models import audit as au
 from tourney.adapters.dynamo.models import tables as tm
 from tourney.adapters.dynamo.models import tournaments as tn
-from tourney.adapters.dynamo.transaction import Cancelled, Transaction
+from tourney.adapters.dynamo.transaction import Transaction, TransactionCancelled
 from tourney.domain.errors import NotFound, StaleVersion
 from tourney.domain.ledger import Entry
 from tourney.domain.registration import TournamentStatus
@@ -352,7 +352,7 @@ class DynamoUnitOfWork:
             )
 
     @staticmethod
-    def _explain(cancelled: Cancelled) -> None:
+    def _explain(cancelled: TransactionCancelled) -> None:
         """A failed record condition wins over the ledger's reasons: the service reads again and retries."""
         lost = [f for f in cancelled.failures if isinstance(f.tag, RecordTag)]
         if not all(f.code in EXPLAINED for f in cancelled.failures):

@@ -4,7 +4,7 @@ A :class:`Transaction` collects conditional puts, updates, deletes and
 condition checks over PynamoDB models, each with a *tag* that says what the
 item is to the caller (a balance, an idempotency key, a version). DynamoDB
 applies all or nothing. When it cancels, :meth:`Transaction.commit` raises
-:class:`Cancelled` carrying, for each item that failed, its tag, the failure
+:class:`TransactionCancelled` carrying, for each item that failed, its tag, the failure
 code and (when asked with ``return_old``) the item as stored, so the caller
 turns it into our error (``StaleVersion``, ``InsufficientFunds``...) by type,
 never by message text.
@@ -44,7 +44,7 @@ RETRYABLE = frozenset({"TransactionConflict", "ThrottlingError", "ProvisionedThr
 
 
 @dataclass(frozen=True)
-class Failure:
+class ItemFailure:
     """One item's reason for a cancelled transaction."""
 
     tag: Any
@@ -57,14 +57,14 @@ class Failure:
         return self.code == CONDITION_FAILED
 
 
-class Cancelled(Exception):
+class TransactionCancelled(Exception):
     """DynamoDB cancelled the transaction: nothing was written. ``failures`` says which items failed and why."""
 
-    def __init__(self, failures: Sequence[Failure]) -> None:
+    def __init__(self, failures: Sequence[ItemFailure]) -> None:
         super().__init__(", ".join(f"{f.tag!r}: {f.code}" for f in failures) or "transaction cancelled")
         self.failures = tuple(failures)
 
-    def tagged(self, predicate: Any) -> list[Failure]:
+    def tagged(self, predicate: Any) -> list[ItemFailure]:
         return [f for f in self.failures if predicate(f.tag)]
 
 
@@ -189,7 +189,7 @@ class Transaction:
         )
 
     def commit(self) -> None:
-        """Write every item or none; raise :class:`Cancelled` with the failures when DynamoDB cancels.
+        """Write every item or none; raise :class:`TransactionCancelled` with the failures when DynamoDB cancels.
 
         A cancellation only by conflicts with other transactions (or throttling) is retried a few times
         with a short backoff: nothing was written, so sending it again is safe.
@@ -201,7 +201,7 @@ class Transaction:
             try:
                 self._send()
                 return
-            except Cancelled as cancelled:
+            except TransactionCancelled as cancelled:
                 attempt += 1
                 if attempt > self._retries or not all(f.code in RETRYABLE for f in cancelled.failures):
                     raise
@@ -222,7 +222,7 @@ class Transaction:
             reasons = error.cancellation_reasons
             if error.cause_response_code != "TransactionCanceledException" or not reasons:
                 raise
-            raise Cancelled(_failures(ordered, reasons)) from error
+            raise TransactionCancelled(_failures(ordered, reasons)) from error
 
     @staticmethod
     def _send_alone(operation: _Operation) -> None:
@@ -234,7 +234,7 @@ class Transaction:
             code = _single_write_failure(error)
             if code is None:
                 raise
-            raise Cancelled([Failure(operation.tag, code)]) from error
+            raise TransactionCancelled([ItemFailure(operation.tag, code)]) from error
 
 
 def _single_write_failure(error: PynamoDBConnectionError) -> str | None:
@@ -246,12 +246,12 @@ def _single_write_failure(error: PynamoDBConnectionError) -> str | None:
     return None
 
 
-def _failures(ordered: Sequence[_Operation], reasons: Sequence[CancellationReason | None]) -> list[Failure]:
+def _failures(ordered: Sequence[_Operation], reasons: Sequence[CancellationReason | None]) -> list[ItemFailure]:
     failures = []
     for operation, reason in zip(ordered, reasons, strict=False):
         if reason is None or reason.code in ("None", ""):
             continue
-        failures.append(Failure(operation.tag, reason.code, reason.raw_item))
+        failures.append(ItemFailure(operation.tag, reason.code, reason.raw_item))
     return failures
 
 
