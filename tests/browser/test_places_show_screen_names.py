@@ -1,6 +1,8 @@
 """The places list of a tournament's page names players by their screen names, at a phone's and a desktop's size
 (docs/interfaces.md: the standings' ``places[].name``; the web client). Two players with screen names play a
-heads-up whose one level's big blind is a quarter of the stack, over HTTP, until one busts; the page is then read."""
+heads-up all in over HTTP until one busts, each watching the table
+(a refused chat line stays in the input; at the finish, the winner by name, the place of the one out, no level
+clock running on); the tournament's page is then read."""
 
 from __future__ import annotations
 
@@ -17,8 +19,15 @@ OPERATOR = "nora"
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
 
 
+def at_table(pages: Pages, player: str, tid: str, viewport: dict[str, int]) -> Any:
+    page = pages.signed_in(player, viewport=viewport)
+    page.goto(f"{pages.stack.urls['app']}#/t/{tid}/table/1")
+    page.locator(f".seat[data-player='{player}']").wait_for()
+    return page
+
+
 def play_until_someone_busts(stack: LocalRuntime, tid: str, players: tuple[str, str]) -> list[dict[str, Any]]:
-    """Call or check at every decision until the standings give the places; the places."""
+    """All in at every decision (else call or check) until the standings give the places; the places."""
     deadline = time.monotonic() + 2 * PATIENCE
     while time.monotonic() < deadline:
         _, standings = call(stack, "GET", f"/tournaments/{tid}/standings", stack.token(players[0]))
@@ -28,8 +37,10 @@ def play_until_someone_busts(stack: LocalRuntime, tid: str, players: tuple[str, 
         _, view = call(stack, "GET", f"/tournaments/{tid}/tables/1", stack.token(players[0]))
         to_act = view.get("to_act")
         if view.get("hand_in_progress") and to_act:
-            action = "check" if to_act["can_check"] else "call"
-            body = {"hand": view["hand"], "seq": to_act["seq"], "action": action}
+            body = {"hand": view["hand"], "seq": to_act["seq"], "action": "check" if to_act["can_check"] else "call"}
+            if to_act["max_raise_to"] is not None:  # all in: one hand or two decide it
+                kind = "bet" if all(not seat["bet"] for seat in view["seats"]) else "raise"
+                body = {**body, "action": kind, "amount": to_act["max_raise_to"]}
             call(stack, "POST", f"/tournaments/{tid}/tables/1/actions", stack.token(to_act["player"]), body)
         else:
             time.sleep(0.3)
@@ -45,18 +56,30 @@ def test_the_places_list_names_each_player_by_their_screen_name(stack: LocalRunt
     for player in players:
         status, answer = call(stack, "PUT", "/me/profile", stack.token(player), {"display_name": names[player]})
         assert status == 200, answer
-    # And a heads-up whose only level's big blind is a quarter of the starting stack, called down until one busts
+    # And a heads-up of theirs (one level of their own), played all in until one busts
     level = {"small_blind": 250, "big_blind": 500}
     tid, _ = seed_running(stack, OPERATOR, f"places-{size}", players, starting_stack=2_000, levels=[level])
+    tables = {player: at_table(pages, player, tid, SIZES[size]) for player in players}
+    # When a player dealt in the hand says a line, it is refused and stays in the input, to be sent later
+    tables[players[0]].get_by_label("Chat message").fill("nice hand")
+    tables[players[0]].get_by_role("button", name="Send").click()
+    tables[players[0]].locator(".chat-status", has_text="cannot chat until it ends").wait_for()
+    assert tables[players[0]].get_by_label("Chat message").input_value() == "nice hand"
     places = play_until_someone_busts(stack, tid, players)
     assert sorted(p["place"] for p in places) == [1, 2]
+    by_place = {p["place"]: p["player"] for p in places}
+    # Then at the table the winner is named by the screen name, the one out is told their place, and the level
+    # clock stops at the finish
+    for table in tables.values():
+        table.locator(".winner-banner", has_text=f"{names[by_place[1]]} won the tournament").wait_for()
+        table.wait_for_function("() => !document.querySelector('#level-clock')")
+    tables[by_place[2]].get_by_text("You finished 2nd").first.wait_for()
     # When one of them opens the tournament's page
     page = pages.signed_in(players[0], viewport=SIZES[size])
     page.goto(f"{stack.urls['app']}#/t/{tid}")
     listed = page.locator(".places li")
     listed.first.wait_for()
     # Then each place names its player by the screen name, never the account id
-    by_place = {p["place"]: p["player"] for p in places}
     texts = [listed.nth(i).inner_text() for i in range(listed.count())]
     assert len(texts) == 2, texts
     assert texts[0].startswith(f"1st {names[by_place[1]]}"), texts
