@@ -65,6 +65,10 @@ OPERATIONS: Final[dict[str, tuple[str, str]]] = {
     ),
     "POST /admin/tournaments/{id}/cancel": ("Operators: tournaments", "Cancel a tournament before it plays"),
     "POST /admin/tournaments/{id}/restart": ("Operators: tournaments", "Restart a terminated tournament"),
+    "GET /admin/tournaments/{id}/recovery": (
+        "Operators: tournaments",
+        "Read a terminated tournament's recovery: window left, outcome, amounts paid",
+    ),
     "POST /admin/tournaments/{id}/players/{player}/stack": (
         "Operators: players",
         "Add chips to a stack or remove them",
