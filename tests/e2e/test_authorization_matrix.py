@@ -127,6 +127,7 @@ MATRIX: dict[str, Row] = {
     "GET /admin/tournaments/{id}/tables/{table}/chat": http(
         "/admin/tournaments/{run}/tables/1/chat", 401, 403, OPERATOR_ACT
     ),
+    "GET /admin/tournaments/{id}/recovery": http("/admin/tournaments/{run}/recovery", 401, 403, OPERATOR_ACT),
     # -- the spec, for everyone ---------------------------------------------------------------------------------------
     "GET /openapi.json": http("/openapi.json", 200, 200, 200),
     "GET /asyncapi.json": http("/asyncapi.json", 200, 200, 200),
