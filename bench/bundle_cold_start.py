@@ -1,6 +1,6 @@
 """Cold start of each Lambda handler on the bundle as it ships: read-only code, its own bytecode only.
 
-    python -m bench.bundle_cold_start [--cdk-out DIR] [--runs 5]
+    python -m bench.bundle_cold_start [--cdk-out DIR] [--runs 5] [--instructions]
 
 ``bench/cold_start.py`` measures the handlers' imports from the repository,
 with bytecode compiled first. Lambda runs something else: the function's code
@@ -16,6 +16,10 @@ written, as on a read-only file system), twice:
   compiled into them;
 - ``without_bytecode``: the same assets with their bytecode removed, each
   module compiled from source at every cold start.
+
+Handlers are taken in turn and each gets its median and best time. With
+``--instructions`` it also counts, with callgrind, the instructions each import
+runs as shipped: a figure the load of a shared machine does not move.
 
 Two departures from Lambda, both in favour of neither figure: the dependency
 layer holds arm64 extension modules, so the packages that have one are taken
@@ -112,19 +116,41 @@ def strip_bytecode(folder: Path) -> None:
         shutil.rmtree(cache)
 
 
-def import_ms(function: Path, path: list[Path]) -> float:
-    """Cumulative import time of ``app`` (ms) in a fresh interpreter that writes no bytecode."""
+def _environment(function: Path, path: list[Path]) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "AWS_", "POWERTOOLS_"))}
     env.update(PYTHONPATH=os.pathsep.join(str(p) for p in [function, *path]), PYTHONDONTWRITEBYTECODE="1")
+    return env
+
+
+def import_ms(function: Path, path: list[Path]) -> float:
+    """Cumulative import time of ``app`` (ms) in a fresh interpreter that writes no bytecode."""
     done = subprocess.run(
         [runtime_python(), "-S", "-X", "importtime", "-c", "import app"],
-        cwd=function, env=env, capture_output=True, text=True, check=True,
+        cwd=function, env=_environment(function, path), capture_output=True, text=True, check=True,
     )  # fmt: skip
     for line in done.stderr.splitlines():
         match = LINE.search(line)
         if match and match.group(3) == "app":
             return int(match.group(2)) / 1000
     raise RuntimeError(f"no import time for app in {function}")
+
+
+def instructions(function: Path, path: list[Path], code: str = "import app") -> int:
+    """Instructions the interpreter runs for ``code`` (callgrind): what load on the machine does not change."""
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", runtime_python(), "-S", "-c", code],
+        cwd=function, env=_environment(function, path), capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    match = re.search(r"Collected : (\d+)", done.stderr)
+    if match is None:
+        raise RuntimeError(f"callgrind counted nothing in {function}")
+    return int(match.group(1))
+
+
+def import_instructions(functions: dict[str, Path], path: list[Path]) -> dict[str, int]:
+    """Millions of instructions each handler's import costs, the interpreter's own start subtracted."""
+    start = instructions(next(iter(functions.values())), path, "pass")
+    return {name: round((instructions(folder, path) - start) / 1e6) for name, folder in sorted(functions.items())}
 
 
 def timings(functions: dict[str, Path], path: list[Path], runs: int) -> dict[str, dict[str, float]]:
@@ -137,25 +163,29 @@ def timings(functions: dict[str, Path], path: list[Path], runs: int) -> dict[str
     return {name: {"median": round(statistics.median(t), 1), "best": round(min(t), 1)} for name, t in times.items()}
 
 
-def measure(cdk_out: Path | None = None, runs: int = 5) -> dict[str, Any]:
+def measure(cdk_out: Path | None = None, runs: int = 5, count: bool = False) -> dict[str, Any]:
+    python = subprocess.run([runtime_python(), "-V"], capture_output=True, text=True, check=True).stdout.split()[1]
+    result: dict[str, Any] = {"python": python, "runs": runs}
     with tempfile.TemporaryDirectory(prefix="bundle-cold-start-") as temporary:
         work = Path(temporary)
         outdir = cdk_out or synthesize(work / "cdk.out")
         functions, path = prepare(outdir, work / "copy")
-        shipped = timings(functions, path, runs)
+        result["as_shipped_ms"] = timings(functions, path, runs)
+        if count:
+            result["as_shipped_million_instructions"] = import_instructions(functions, path)
         for folder in [*functions.values(), *path[:2]]:
             strip_bytecode(folder)
-        without = timings(functions, path, runs)
-    python = subprocess.run([runtime_python(), "-V"], capture_output=True, text=True, check=True).stdout.split()[1]
-    return {"python": python, "runs": runs, "as_shipped_ms": shipped, "without_bytecode_ms": without}
+        result["without_bytecode_ms"] = timings(functions, path, runs)
+    return result
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cdk-out", type=Path, default=None, help="a synthesized cloud assembly (default: synth)")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--instructions", action="store_true", help="also count each import's instructions (valgrind)")
     args = parser.parse_args()
-    print(json.dumps(measure(args.cdk_out, args.runs), indent=2))
+    print(json.dumps(measure(args.cdk_out, args.runs, args.instructions), indent=2))
 
 
 if __name__ == "__main__":
