@@ -137,13 +137,14 @@ export function structureEditor(minutes) {
         h("td", {}, input(row, "small_blind", `Level ${n} small blind`, { min: 1 })),
         h("td", {}, input(row, "big_blind", `Level ${n} big blind`, { min: 1 })),
         h("td", {}, input(row, "ante", `Level ${n} ante`, { placeholder: "0" })),
-        h("td", { class: "center" }, h("input", { type: "checkbox", checked: Boolean(row.big_blind_ante), "aria-label": `Level ${n} big-blind ante`, dataset: { key: "big_blind_ante" } })),
+        h("td", { class: "bb-ante" }, h("input", { type: "checkbox", checked: Boolean(row.big_blind_ante), "aria-label": `Level ${n} big-blind ante`, dataset: { key: "big_blind_ante" } })),
         h("td", {}, input(row, "minutes", `Level ${n} minutes`, { min: 1, max: 120, placeholder: String(length) })),
-        h("td", {}, h("button", { type: "button", class: "link", disabled: rows.length === 1, onclick: () => {
-          read();
-          rows.splice(i, 1);
-          show();
-        } }, `Remove level ${n}`)));
+        h("td", {}, h("button", { type: "button", class: "remove-level", "aria-label": `Remove level ${n}`, title: `Remove level ${n}`,
+          disabled: rows.length === 1, onclick: () => {
+            read();
+            rows.splice(i, 1);
+            show();
+          } }, "✕")));
     }));
     editorHint.textContent = `Chips for the blinds and the ante; the ante empty: none. "BB ante": the big blind alone posts the ante for the table. Minutes empty: the level length (${length}). Past the last level, the last continues; the blinds never go down.`;
     count.textContent = `${rows.length} level${rows.length === 1 ? "" : "s"} of at most ${MAX_LEVELS}.`;
