@@ -1,5 +1,5 @@
 """Screenshots of the operator console, phone and desktop: the console (the create form with its defaults and the
-blind structure, the players' tools, the latest acts with their amounts and before and after) and a terminated
+blind levels editor, the players' tools, the latest acts with their amounts and before and after) and a terminated
 tournament's page (its restart window, the tables to watch, its audit).
 
 ``python -m tests.browser.operator_screenshots docs/screenshots``: a local stack, a deposit, an adjustment and a
@@ -63,7 +63,8 @@ def shoot(out: Path) -> None:
                     page.get_by_role("region", name=ready).get_by_text("Restart window")
                 ).first.wait_for()
                 if name == "operator" and size == "desktop":
-                    page.get_by_text("Blind structure:").click()  # the structure by level (a long list on a phone)
+                    page.get_by_text("Blind structure:").click()  # the levels, edited (a long table on a phone)
+                    page.get_by_role("button", name="Edit the levels").click()
                 page.evaluate("window.scrollTo(0, 0)")
                 time.sleep(1.5)  # the countdowns drawn
                 page.screenshot(path=str(out / f"{name}-{size}.png"), full_page=True)

@@ -1,4 +1,5 @@
-"""Screenshots of the web client for the README: the lobby, a table and the operator console, phone and desktop.
+"""Screenshots of the web client for the README: the lobby, the first sign-in's question for a screen name, a table
+and the operator console, phone and desktop.
 
 ``make screenshots`` (``python -m tests.browser.screenshots docs/screenshots``): a local stack, a few seeded
 tournaments, a running heads-up table where one player raised and the other's decision is awaited (each player's
@@ -29,6 +30,9 @@ def seed(stack: LocalRuntime) -> str:
     token = stack.token(OPERATOR, operator=True)
     call(stack, "POST", "/admin/tournaments", token, {"name": "Sit & Go 6-max", "format": "sng", "buy_in": 500,
          "entry_fee": 50, "max_players": 6, "seats_per_table": 6})  # fmt: skip
+    for player, name in (("ann", "Ann Allin"), ("bob", "Bobby Bluff")):  # "cyd" chose none: asked at sign-in
+        status, answer = call(stack, "PUT", "/me/profile", stack.token(player), {"display_name": name})
+        assert status == 200, answer
     tid, view = seed_running(stack, OPERATOR, "evening", ("ann", "bob"))
     # the first to act raises: the other faces the raise (its last action on the seat), the raiser waits
     to_act = view["to_act"]
@@ -48,6 +52,7 @@ def shoot(out: Path) -> None:
         for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
             for name, who, operator, route in (
                 ("lobby", "ann", False, "#/"),
+                ("first-sign-in", "cyd", False, "#/"),
                 ("table", None, False, None),
                 ("table-waiting", None, False, None),
                 ("operator", OPERATOR, True, "#/operator"),
@@ -64,7 +69,9 @@ def shoot(out: Path) -> None:
                 else:
                     sign_in(page, str(who), operator)
                     page.goto(stack.urls["app"] + str(route))
-                    page.locator("main h2, main table").first.wait_for()
+                    page.locator("main h2:visible, main table").first.wait_for()
+                    if name == "first-sign-in":
+                        page.get_by_role("region", name="Choose your screen name").wait_for()
                 time.sleep(1.5)  # the countdowns and the balance drawn
                 page.screenshot(path=str(out / f"{name}-{size}.png"), full_page=not name.startswith("table"))
                 context.close()
