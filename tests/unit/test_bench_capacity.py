@@ -161,3 +161,29 @@ def test_a_workflows_map_state_runs_its_tasks_at_most_its_concurrency_at_once_an
     assert most == 3
     assert sorted(begin for begin, _ in spans)[3] >= ends[0]
     assert model.concurrency["start_tasks"].peak == 3
+
+
+def test_deliveries_throttled_at_once_wait_in_line_for_a_slot_not_all_retrying_at_each() -> None:
+    # Given the time-outs' function reserved 100 (infra/throttling.py), and 1,000 deliveries due at one instant
+    model = AwsModel(limits=template_limits())
+    cloud = Cloud(START, aws=model)
+    item = StoredItem("tourney-tables", "tables#t1#0", "table#0001", size=2_000)
+    handled: list[int] = []
+
+    def consume(number: int) -> None:
+        run = cloud._run
+        assert run is not None
+        for _ in range(10):
+            run.get(item)
+        handled.append(number)
+
+    # When they are delivered
+    for number in range(1_000):
+        cloud.deliver("timeouts", number, consume)
+    cloud.run(lambda: len(handled) == 1_000, START.replace(hour=17))
+
+    # Then every one ran once, in the order they came; each held back was refused about once, not at every free slot
+    reserved = model.concurrency["timeouts"].reserved
+    assert reserved == 100 and model.concurrency["timeouts"].peak == reserved
+    assert handled == list(range(1_000))
+    assert model.concurrency["timeouts"].throttled < 2 * (1_000 - reserved)

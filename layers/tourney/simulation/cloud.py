@@ -209,6 +209,9 @@ class Cloud:
         self.last_run: Invocation | None = None
         """With ``aws``: the last invocation that ran (None: it was throttled), and ``last_end`` when it ended."""
         self.last_end = 0.0
+        self._slot_lines: dict[str, deque[Callable[[], None]]] = {}
+        """With ``aws``: per function, the deliveries throttled at its reservation, waiting for a slot in order."""
+        self._slot_wakes: set[str] = set()
         self.faults = faults
         self.store = MemoryStore(copy_records=copy_records)
         self.delivery_seconds = DELIVERY_SECONDS if aws is None else aws.latencies.sqs_to_lambda
@@ -493,6 +496,31 @@ class Cloud:
             return False, None
         return True, answer
 
+    def _wait_for_a_slot(self, function: str, retry: Callable[[], None]) -> None:
+        """Hold a throttled delivery in ``function``'s line until a slot frees, as the event source's poller waits.
+
+        One wake-up per freed slot tries the line's head: a thousand messages throttled at once cost a thousand
+        tries, not a thousand at every slot that frees.
+        """
+        self._slot_lines.setdefault(function, deque()).append(retry)
+        if function not in self._slot_wakes:
+            self._wake_when_free(function)
+
+    def _wake_when_free(self, function: str) -> None:
+        assert self.aws is not None
+        free = self.aws.next_free(function)
+        self._slot_wakes.add(function)
+        self._push(self._micros if free is None else _micros(free), functools.partial(self._slot_freed, function))
+
+    def _slot_freed(self, function: str) -> None:
+        assert self.aws is not None
+        self._slot_wakes.discard(function)
+        line = self._slot_lines[function]
+        while line and self.aws.has_room(function, self._micros / 1e6):
+            line.popleft()()
+        if line and function not in self._slot_wakes:
+            self._wake_when_free(function)
+
     def deliver(self, queue: str, message: Any, consume: Callable[[Any], Any], receives: int = 1) -> None:
         """A standard queue's delivery: failed ones come back after the visibility timeout, then dead-letter."""
         spec = QUEUES[queue]
@@ -500,9 +528,7 @@ class Cloud:
         if ok:
             return
         if self.aws is not None and self.last_run is None:  # throttled: SQS keeps it, the poller tries again
-            free = self.aws.next_free(spec.consumer)
-            again = functools.partial(self.deliver, queue, message, consume, receives)
-            self._push(self._micros if free is None else _micros(free), again)
+            self._wait_for_a_slot(spec.consumer, functools.partial(self.deliver, queue, message, consume, receives))
             return
         if receives >= spec.max_receive_count:
             self.dead_letters.append(message)

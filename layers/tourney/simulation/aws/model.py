@@ -119,6 +119,11 @@ class AwsModel:
         )
         return end
 
+    def has_room(self, function: str, at: float) -> bool:
+        """Whether an invocation of ``function`` starting at ``at`` would be admitted (its reservation not full)."""
+        limiter = self.concurrency.get(function)
+        return limiter is None or limiter.reserved is None or limiter.running(at) < limiter.reserved
+
     def next_free(self, function: str) -> float | None:
         """When a throttled invocation of ``function`` may start (its first running invocation's end)."""
         limiter = self.concurrency.get(function)
