@@ -58,7 +58,7 @@ def test_the_document_says_how_to_get_a_token(openapi: dict[str, Any]) -> None:
 
 ROOT = Path(__file__).resolve().parents[2]
 PUSH_CALLS = {"to_player": 1, "to_table": 2}  # the argument that is the message
-TABLE_PUSH_CALLS = {"push_table": 2, "after_write": 2}  # the argument that names the table push's event
+TABLE_PUSH_CALLS = {"push_table": 2, "after_write": 2, "after_table_write": 2}  # the argument naming its event
 DYNAMIC = {"str(purchase)": {str(p) for p in Purchase if p is not Purchase.BUY_IN}}
 """Push names the code computes, by their source text: what each may be (a purchase after the buy-in)."""
 
