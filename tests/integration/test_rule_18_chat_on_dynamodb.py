@@ -18,6 +18,7 @@ from tourney.services.commands import CreateTournament
 
 from tests.support.aws import aws, dynamodb  # noqa: F401
 from tests.support.driver import Driver
+from tests.support.hand_ends import hold_for_the_coordination
 
 pytestmark = pytest.mark.usefixtures("dynamodb")
 
@@ -47,6 +48,7 @@ def between_hands(services: Services, clock: FrozenClock) -> str:
     services.start.start_due(tid)
     Driver(services).run_workflows()
     store = services.adapters.store
+    hold_for_the_coordination(store, tid, "1")  # its hand end waits for the coordination: nobody is in a hand
     hand = store.tables.get(tid, "1").table.hand_number
     while (w := store.tables.get(tid, "1").table.awaiting()) is not None and w.hand == hand:
         services.play.act(tid, "1", w.player, w.hand, w.seq, "fold")
