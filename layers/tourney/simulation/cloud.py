@@ -29,6 +29,7 @@ from __future__ import annotations
 import functools
 import heapq
 import itertools
+import math
 from collections import deque
 from collections.abc import Callable, Generator, Mapping
 from dataclasses import dataclass, field
@@ -510,7 +511,9 @@ class Cloud:
         assert self.aws is not None
         free = self.aws.next_free(function)
         self._slot_wakes.add(function)
-        self._push(self._micros if free is None else _micros(free), functools.partial(self._slot_freed, function))
+        # Never before the slot frees: a wake rounded to the microsecond below it would find it busy, again and again.
+        wake = self._micros + 1 if free is None else max(math.ceil(free * 1_000_000), self._micros + 1)
+        self._push(wake, functools.partial(self._slot_freed, function))
 
     def _slot_freed(self, function: str) -> None:
         assert self.aws is not None
