@@ -26,21 +26,23 @@ players out of chips are eliminated at once. The restart deals again
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from tourney.domain.balancing import SeatChange, seat_moves
+from tourney.domain.balancing import BalancingDecision, SeatChange, seat_moves
 from tourney.domain.errors import NotFound
 from tourney.domain.ledger import pool_account
-from tourney.domain.prizes import BustOut
+from tourney.domain.prizes import BustOut, Placing
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.seating import draw_final_table
 from tourney.domain.table import Table
-from tourney.domain.tournament import TournamentState
+from tourney.domain.tournament import HandSettled, TournamentState
 from tourney.services.dealer import hand_history, publish_orders
 from tourney.services.deps import Deps
 from tourney.services.management import leave_play
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue
+from tourney.services.ports import Store
 from tourney.services.records import CoordinatorRecord, EntrantRecord, Record, TableRecord, evolve
 from tourney.services.tables import after_write, deal, push_table, retrying
 from tourney.services.views import Coordinated, PlaceView, placed_push
@@ -65,6 +67,62 @@ def _moved(tid: str, change: SeatChange, seat: int) -> dict[str, object]:
 def _duplicate(m: HandEnded | RebuyClosed) -> Coordinated:
     """The answer to a message that changed nothing (a duplicate, or stale)."""
     return Coordinated(m.tournament_id, m.table, m.hand, duplicate=True)
+
+
+def _players_out(table: Table) -> list[BustOut]:
+    """The hand's bust-outs still out of chips, taken off the table, each with the chips they started it with."""
+    ended = table.last_hand_ended
+    assert ended is not None
+    busted = []
+    for occupant in ended.busted:
+        if table.players.get(occupant.seat) == occupant.player:
+            if table.stack(occupant.seat) > 0:
+                continue  # rebought
+            table.remove_player(occupant.player)
+        busted.append(BustOut(occupant.player, ended.starting_stacks[occupant.seat]))
+    return busted
+
+
+def _tables_that_deal(ended_at: str, result: HandSettled, state: TournamentState) -> list[str]:
+    """The tables whose next hand may be dealt now, each once: this one, those resumed or released, the final one."""
+    decision = result.decision
+    candidates = [ended_at] if decision.deals and not result.held else []
+    waiting = state.hand_for_hand.waiting if state.hand_for_hand is not None else set()
+    candidates += [t for t in decision.resumed if t not in waiting]  # else it joins the next round
+    candidates += list(result.released)
+    if decision.final_table is not None:
+        candidates.append(decision.final_table)
+    return list(dict.fromkeys(candidates))
+
+
+class _Touched:
+    """The tables and entrants one hand end changes, each read once, kept in the order they were first touched."""
+
+    def __init__(self, store: Store, record: TableRecord) -> None:
+        self._store = store
+        self.tournament_id = record.tournament_id
+        self.tables: dict[str, TableRecord] = {record.table_id: record}
+        self.entrants: dict[str, EntrantRecord] = {}
+
+    def table(self, table_id: str) -> TableRecord:
+        if table_id not in self.tables:
+            self.tables[table_id] = self._store.tables.get(self.tournament_id, table_id)
+        return self.tables[table_id]
+
+    def entrant(self, player: str) -> EntrantRecord:
+        if player not in self.entrants:
+            found = self._store.entrants.get(self.tournament_id, player)
+            if found is None:
+                raise NotFound(f"{player} is not an entrant of {self.tournament_id}")
+            self.entrants[player] = found
+        return self.entrants[player]
+
+    def place_and_remove(self, placings: Sequence[Placing], gone: dict[str, int], now: datetime) -> None:
+        """The placed players' places, and the disqualified players' chips taken out of play (rules 9, 19)."""
+        for placing in placings:
+            self.entrants[placing.player_id] = replace(self.entrant(placing.player_id), placing=placing, placed_at=now)
+        for player, chips in gone.items():
+            self.entrants[player] = replace(self.entrant(player), chips_removed=chips, table_id=None)
 
 
 class CoordinatorService:
@@ -143,31 +201,12 @@ class CoordinatorService:
         writes: dict[tuple[str, ...], Record],
         now: datetime,
     ) -> Coordinated:
-        d = self._d
-        store = d.store
-        tid = record.tournament_id
+        """Place the players out, move and break tables, redraw the final table and deal: one unit of work."""
         state: TournamentState = coordinator.state
         table = record.table
-        ended = table.last_hand_ended
-        assert ended is not None
-        busted = []
-        for occupant in ended.busted:
-            sitting = table.players.get(occupant.seat)
-            if sitting == occupant.player:
-                if table.stack(occupant.seat) > 0:
-                    continue  # rebought
-                table.remove_player(occupant.player)
-            busted.append(BustOut(occupant.player, ended.starting_stacks[occupant.seat]))
-        busted, gone = leave_play(record, busted)  # disqualified players leave play, placeless (rule 19)
-        survivors = tuple(table.active.values())
+        busted, gone = leave_play(record, _players_out(table))  # disqualified players leave play, placeless (rule 19)
         halted = state.status is TournamentStatus.TERMINATED
-        if halted:
-            state.status = TournamentStatus.RUNNING  # settled as in play; nothing is dealt below
-        result = state.hand_ended(
-            record.table_id, busted, survivors, now, lambda: store.ledger.balance(pool_account(tid)), len(gone)
-        )
-        if halted and state.status is TournamentStatus.RUNNING:
-            state.status = TournamentStatus.TERMINATED
+        result = self._hand_ended_in_play(state, record, busted, gone, now)
         decision = result.decision
         holding = state.hand_for_hand is not None
         record = evolve(
@@ -178,108 +217,145 @@ class CoordinatorService:
             disqualified=(),
             hand_for_hand=holding,
         )
-        tables: dict[str, TableRecord] = {record.table_id: record}
-
-        def table_of(table_id: str) -> TableRecord:
-            if table_id not in tables:
-                tables[table_id] = store.tables.get(tid, table_id)
-            return tables[table_id]
-
-        entrants: dict[str, EntrantRecord] = {}
-
-        def entrant_of(player: str) -> EntrantRecord:
-            if player not in entrants:
-                found = store.entrants.get(tid, player)
-                if found is None:
-                    raise NotFound(f"{player} is not an entrant of {tid}")
-                entrants[player] = found
-            return entrants[player]
-
-        for placing in result.placings:
-            entrants[placing.player_id] = replace(entrant_of(placing.player_id), placing=placing, placed_at=now)
-        for player, chips in gone.items():
-            entrants[player] = replace(entrant_of(player), chips_removed=chips, table_id=None)
-        moves = decision.moves
-        for source in sorted({mv.from_table for mv in moves} | set(decision.broken)):
-            # Chips bought during a hand that is over (or was cancelled) go with the player who leaves (rule 17.1).
-            current = table_of(source)
-            if current.pending_chips and not current.table.hand_in_progress:
-                tables[source] = self._add_pending_chips(current)
-        involved = {mv.from_table for mv in moves} | {mv.to_table for mv in moves}
-        views = {t: table_of(t).table.table_seats() for t in involved}
-        changes = seat_moves(moves, views, state.config.seats_per_table) if moves else ()  # most hands: none
-        for change in changes:
-            seated = table_of(change.from_table).table.remove_player(change.player)
-            table_of(change.to_table).table.seat_player(
-                change.player, change.to_seat, seated.stack, away=seated.away, bank=seated.bank
-            )
-            entrants[change.player] = replace(entrant_of(change.player), table_id=change.to_table)
-        for broken in decision.broken:
-            tables[broken] = replace(table_of(broken), closed=True, updated_at=now)
+        touched = _Touched(self._d.store, record)
+        touched.place_and_remove(result.placings, gone, now)
+        changes = self._move_and_break(touched, decision, state, now)
         if decision.final_table is not None:
-            final = table_of(decision.final_table)
-            self._redraw(final.table, state)
+            self._redraw(touched.table(decision.final_table).table, state)
         to_deal: list[str] = []
         if decision.finished:
-            tables[record.table_id] = replace(tables[record.table_id], closed=True)
+            touched.tables[record.table_id] = replace(touched.tables[record.table_id], closed=True)
         elif not halted:
-            candidates = [record.table_id] if decision.deals and not result.held else []
-            waiting = state.hand_for_hand.waiting if state.hand_for_hand is not None else set()
-            candidates += [t for t in decision.resumed if t not in waiting]  # else it joins the next round
-            candidates += list(result.released)
-            if decision.final_table is not None:
-                candidates.append(decision.final_table)
-            for table_id in dict.fromkeys(candidates):
-                current = table_of(table_id)
-                if current.closed or current.halted or current.table.hand_in_progress:
-                    continue  # a halted table deals again when its tournament restarts
-                if table_id != record.table_id and current.coordinated_hand < current.table.hand_number:
-                    continue  # its own hand end is on the way: it deals then
-                if current.hand_for_hand != holding:
-                    current = tables[table_id] = evolve(current, hand_for_hand=holding)
-                dealt = deal(d, current, state, now)
-                if dealt is not None:
-                    tables[table_id] = dealt
-                    to_deal.append(table_id)
-        uow = store.unit_of_work()
-        for write in writes.values():
-            uow.save(write)
-        uow.save(evolve(coordinator, state=state))
-        publish_orders(store, uow, state)
-        for current in tables.values():
-            uow.save(current)
-        for entrant in entrants.values():
-            uow.save(entrant)
-        uow.post(result.entries)
-        if decision.finished:
-            t = store.tournaments.get(tid)
-            uow.save(replace(t, status=TournamentStatus.FINISHED, ended_at=now))
-        uow.commit()
-        for table_id, current in tables.items():
-            stored = evolve(current, version=current.version + 1)
-            if table_id in to_deal:
-                after_write(d, stored, "hand_dealt")
-            elif table_id == record.table_id and result.held:
-                push_table(d, stored, "hand_for_hand")  # it waits for the round's other tables
-            else:
-                push_table(d, stored, "table_changed")
-        for change in changes:  # each moved player is told where they now sit: a client opens that table
-            now_at = {p: seat for seat, p in tables[change.to_table].table.players.items()}  # after a final redraw
-            d.pushes.to_player(change.player, _moved(tid, change, now_at.get(change.player, change.to_seat)))
-        places = tuple(PlaceView(p.player_id, p.place, p.prize) for p in result.placings)
-        for p in result.placings:
-            d.pushes.to_player(p.player_id, placed_push(tid, p))
+            to_deal = self._deal_next_hands(touched, record.table_id, result, state, now)
+        self._commit(coordinator, state, writes, touched, result, now)
+        self._push(touched, record.table_id, to_deal, result, changes)
         return Coordinated(
-            tid,
+            record.tournament_id,
             record.table_id,
             table.hand_number,
-            placed=places,
+            placed=tuple(PlaceView(p.player_id, p.place, p.prize) for p in result.placings),
             moves=len(decision.moves),
             dealt=tuple(to_deal),
             finished=decision.finished,
             held=result.held,
             hand_for_hand_round=result.round_played.to_report() if result.round_played else None,
         )
+
+    def _hand_ended_in_play(
+        self,
+        state: TournamentState,
+        record: TableRecord,
+        busted: list[BustOut],
+        gone: dict[str, int],
+        now: datetime,
+    ) -> HandSettled:
+        """The tournament's decision on this hand end; a terminated one is settled as in play and stays terminated."""
+        store = self._d.store
+        tid = record.tournament_id
+        halted = state.status is TournamentStatus.TERMINATED
+        if halted:
+            state.status = TournamentStatus.RUNNING  # settled as in play; nothing is dealt
+        survivors = tuple(record.table.active.values())
+        result = state.hand_ended(
+            record.table_id, busted, survivors, now, lambda: store.ledger.balance(pool_account(tid)), len(gone)
+        )
+        if halted and state.status is TournamentStatus.RUNNING:
+            state.status = TournamentStatus.TERMINATED
+        return result
+
+    def _move_and_break(
+        self, touched: _Touched, decision: BalancingDecision, state: TournamentState, now: datetime
+    ) -> tuple[SeatChange, ...]:
+        """Make the balancing moves, each player to the seat they are given, and close the broken tables (13, 14)."""
+        moves = decision.moves
+        for source in sorted({mv.from_table for mv in moves} | set(decision.broken)):
+            # Chips bought during a hand that is over (or was cancelled) go with the player who leaves (rule 17.1).
+            current = touched.table(source)
+            if current.pending_chips and not current.table.hand_in_progress:
+                touched.tables[source] = self._add_pending_chips(current)
+        involved = {mv.from_table for mv in moves} | {mv.to_table for mv in moves}
+        views = {t: touched.table(t).table.table_seats() for t in involved}
+        changes = seat_moves(moves, views, state.config.seats_per_table) if moves else ()  # most hands: none
+        for change in changes:
+            seated = touched.table(change.from_table).table.remove_player(change.player)
+            touched.table(change.to_table).table.seat_player(
+                change.player, change.to_seat, seated.stack, away=seated.away, bank=seated.bank
+            )
+            touched.entrants[change.player] = replace(touched.entrant(change.player), table_id=change.to_table)
+        for broken in decision.broken:
+            touched.tables[broken] = replace(touched.table(broken), closed=True, updated_at=now)
+        return tuple(changes)
+
+    def _deal_next_hands(
+        self, touched: _Touched, ended_at: str, result: HandSettled, state: TournamentState, now: datetime
+    ) -> list[str]:
+        """Deal the next hand at the tables that deal now; the ids of those dealt."""
+        holding = state.hand_for_hand is not None
+        to_deal: list[str] = []
+        for table_id in _tables_that_deal(ended_at, result, state):
+            current = touched.table(table_id)
+            if current.closed or current.halted or current.table.hand_in_progress:
+                continue  # a halted table deals again when its tournament restarts
+            if table_id != ended_at and current.coordinated_hand < current.table.hand_number:
+                continue  # its own hand end is on the way: it deals then
+            if current.hand_for_hand != holding:
+                current = touched.tables[table_id] = evolve(current, hand_for_hand=holding)
+            dealt = deal(self._d, current, state, now)
+            if dealt is not None:
+                touched.tables[table_id] = dealt
+                to_deal.append(table_id)
+        return to_deal
+
+    def _commit(
+        self,
+        coordinator: CoordinatorRecord,
+        state: TournamentState,
+        writes: dict[tuple[str, ...], Record],
+        touched: _Touched,
+        result: HandSettled,
+        now: datetime,
+    ) -> None:
+        """Everything the hand end decided, in one unit of work (module docstring)."""
+        store = self._d.store
+        uow = store.unit_of_work()
+        for write in writes.values():
+            uow.save(write)
+        uow.save(evolve(coordinator, state=state))
+        publish_orders(store, uow, state)
+        for current in touched.tables.values():
+            uow.save(current)
+        for entrant in touched.entrants.values():
+            uow.save(entrant)
+        uow.post(result.entries)
+        if result.decision.finished:
+            t = store.tournaments.get(touched.tournament_id)
+            uow.save(replace(t, status=TournamentStatus.FINISHED, ended_at=now))
+        uow.commit()
+
+    def _push(
+        self,
+        touched: _Touched,
+        ended_at: str,
+        to_deal: list[str],
+        result: HandSettled,
+        changes: tuple[SeatChange, ...],
+    ) -> None:
+        """Tell the tables what changed, each moved player where they now sit, and each placed player their place."""
+        d = self._d
+        tid = touched.tournament_id
+        for table_id, current in touched.tables.items():
+            stored = evolve(current, version=current.version + 1)
+            if table_id in to_deal:
+                after_write(d, stored, "hand_dealt")
+            elif table_id == ended_at and result.held:
+                push_table(d, stored, "hand_for_hand")  # it waits for the round's other tables
+            else:
+                push_table(d, stored, "table_changed")
+        for change in changes:  # each moved player is told where they now sit: a client opens that table
+            now_at = {p: seat for seat, p in touched.tables[change.to_table].table.players.items()}  # after a redraw
+            d.pushes.to_player(change.player, _moved(tid, change, now_at.get(change.player, change.to_seat)))
+        for p in result.placings:
+            d.pushes.to_player(p.player_id, placed_push(tid, p))
 
     def _redraw(self, table: Table, state: TournamentState) -> None:
         """The final table: every seat drawn again, then the button by cards (docs/rules.md, rule 12)."""
