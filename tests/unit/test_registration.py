@@ -32,6 +32,7 @@ from tourney.domain.registration import (
     leave,
     place_in_field_or_waiting_list,
     starts_when_full,
+    too_few_to_start,
     waiting_position,
 )
 from tourney.domain.structure import TournamentConfig, TournamentFormat
@@ -287,6 +288,14 @@ def test_sit_and_go_starts_when_max_players_have_registered_and_has_no_waiting_l
     window = RegistrationWindow("s1", TournamentStatus.REGISTERING, ANNOUNCE)
     assert window.is_open(ANNOUNCE + timedelta(days=30))
     assert not starts_when_full(freezeout())
+
+
+def test_rule_6_fewer_than_min_players_at_the_start_cancel_it() -> None:
+    # Given a tournament that needs 3 players (the default is 2)
+    config = TournamentConfig.for_format(TournamentFormat.FREEZEOUT, buy_in=1_000, entry_fee=100, min_players=3)
+    # Then 2 registered at the start cancel it, 3 start it
+    assert [too_few_to_start(config, n) for n in (0, 2, 3)] == [True, True, False]
+    assert too_few_to_start(freezeout(), 1) and not too_few_to_start(freezeout(), 2)
 
 
 def test_sit_and_go_has_no_start_time_and_a_scheduled_tournament_needs_one() -> None:

@@ -16,9 +16,11 @@
   is paid and refunded at most once.
 * A registered player leaving lets the first wait-listed player into the field
   (:func:`leave`).
+* At the start, fewer than ``min_players`` cancel the tournament and refund
+  everyone (:func:`too_few_to_start`); otherwise the waiting list is refunded.
 
-These are pure: ``services/register.py`` reads the stored facts, asks them and
-writes what they answer.
+These are pure: ``services/register.py`` and ``services/start.py`` read the
+stored facts, ask them and write what they answer.
 
 >>> from datetime import UTC, datetime, timedelta
 >>> t0 = datetime(2025, 1, 1, tzinfo=UTC)
@@ -224,3 +226,8 @@ def starts_when_full(config: TournamentConfig) -> bool:
 
 def field_is_full(config: TournamentConfig, registered: int) -> bool:
     return registered >= config.max_players
+
+
+def too_few_to_start(config: TournamentConfig, registered: int) -> bool:
+    """Fewer than ``min_players`` at the start: it is cancelled and everyone refunded in full (rule 6)."""
+    return registered < config.min_players

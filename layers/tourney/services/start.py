@@ -23,11 +23,15 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from tourney.domain.errors import AlreadyStarted, NotFound, NotStartedYet, StaleVersion
-from tourney.domain.fees import Purchase, refund_entry
 from tourney.domain.ledger import pool_account
-from tourney.domain.registration import TournamentStatus
+from tourney.domain.registration import (
+    TournamentStatus,
+    buy_in_refund,
+    field_is_full,
+    starts_when_full,
+    too_few_to_start,
+)
 from tourney.domain.seating import draw_start
-from tourney.domain.structure import TournamentFormat
 from tourney.domain.table import Table, TimeBank
 from tourney.domain.tournament import TournamentState, entry_contribution
 from tourney.services.dealer import publish_orders
@@ -89,16 +93,7 @@ def _refund_chunk(
         now = deps.clock.now()
         uow = store.unit_of_work()
         for r in records:
-            entry = refund_entry(
-                f"refund:{tid}:{r.player_id}:{r.number}",
-                Purchase.BUY_IN,
-                tid,
-                r.player_id,
-                t.config.buy_in,
-                t.config.entry_fee,
-                now,
-                t.house_shards,
-            )
+            entry = buy_in_refund(tid, r.player_id, r.number, t.config, now, t.house_shards)
             if entry is not None:
                 uow.post([entry])
             uow.save(replace(r, state=RegistrationState.REFUNDED, shard=None))
@@ -223,6 +218,21 @@ def refund_everyone(deps: Deps, tid: str) -> int:
     return cancel_before_start(deps, tid)
 
 
+def _already_closed(t: TournamentRecord) -> StartPlan | None:
+    """The answer of a start step retried after registration closed (running or cancelled); None while open."""
+    tid = t.tournament_id
+    if t.status is TournamentStatus.RUNNING and t.batches:
+        return StartPlan(
+            tournament_id=tid, status="running", batches=list(range(t.batches)), tables=t.tables_at_start,
+            players=t.players_at_start,
+        )  # fmt: skip
+    if t.status is TournamentStatus.CANCELLED:
+        return StartPlan(tournament_id=tid, status="cancelled")
+    if t.status is not TournamentStatus.REGISTERING:
+        raise NotStartedYet(f"{tid} is {t.status}")
+    return None
+
+
 class StartService:
     def __init__(self, deps: Deps) -> None:
         self._d = deps
@@ -233,7 +243,7 @@ class StartService:
         t = store.tournaments.get(tid)
         if t.status is not TournamentStatus.REGISTERING:
             return StartDue(tid, False, f"it is {t.status}")
-        if t.config.format is TournamentFormat.SNG:
+        if starts_when_full(t.config):
             if not start_when_full(self._d, t):
                 counted = sum(s.count for s in store.registrations.shards(tid))
                 return StartDue(tid, False, f"{counted} of {t.config.max_players} registered")
@@ -251,74 +261,83 @@ class StartService:
         d = self._d
         store = d.store
         t = store.tournaments.get(tid)
-        if t.status is TournamentStatus.RUNNING and t.batches:
-            return StartPlan(
-                tournament_id=tid, status="running", batches=list(range(t.batches)), tables=t.tables_at_start,
-                players=t.players_at_start,
-            )  # fmt: skip
-        if t.status is TournamentStatus.CANCELLED:
-            return StartPlan(tournament_id=tid, status="cancelled")
-        if t.status is not TournamentStatus.REGISTERING:
-            raise NotStartedYet(f"{tid} is {t.status}")
+        closed = _already_closed(t)
+        if closed is not None:
+            return closed
         now = d.clock.now()
-        config = t.config
-        if config.format is TournamentFormat.SNG:
-            if sum(s.count for s in store.registrations.shards(tid)) < config.max_players:
-                raise NotStartedYet(f"the Sit&Go {tid} is not full")
-        elif t.start_at is None or now < t.start_at:
-            raise NotStartedYet(f"{tid} starts at {t.start_at}")
+        self._check_start_due(t, now)
         seal_registration(d, tid)
         players = sorted(r.player_id for r in store.registrations.list(tid, RegistrationState.REGISTERED))
-        if len(players) < config.min_players:
+        if too_few_to_start(t.config, len(players)):
             try:
-                refunded = cancel_before_start(d, tid, "start", f"fewer than {config.min_players} players")
+                refunded = cancel_before_start(d, tid, "start", f"fewer than {t.config.min_players} players")
             except AlreadyStarted:
                 return self.close_registration(tid)  # a retry of this step started it meanwhile
             return StartPlan(tournament_id=tid, status="cancelled", refunded=refunded)
         refunded = refund_registrations(d, tid, (RegistrationState.WAITLISTED,))
-        try:
-            store.registrations.plan(tid, 0)
-            plans = self._stored_plans(tid)
-        except NotFound:
-            seatings = draw_start(players, config.seats_per_table, d.rng)
-            plans = [
-                SeatingPlan(tid, i // BATCH_TABLES, tuple(seatings[i : i + BATCH_TABLES]))
-                for i in range(0, len(seatings), BATCH_TABLES)
-            ]
-            for plan in plans:
-                uow = store.unit_of_work()
-                uow.save(plan)
-                uow.commit()
+        plans = self._seating_plans(tid, players, t.config.seats_per_table)
         sizes = {str(s.table): len(s.seats) for plan in plans for s in plan.tables}
-
-        def commit_start() -> bool:
-            current = store.tournaments.get(tid)
-            if current.status is TournamentStatus.RUNNING:
-                return True
-            if current.status is not TournamentStatus.REGISTERING:
-                return False  # cancelled meanwhile: the cancel won, nothing is seated or dealt
-            uow = store.unit_of_work()
-            if store.coordinators.get(tid) is None:
-                uow.save(CoordinatorRecord(tid, TournamentState.start(tid, config, sizes)))
-            uow.save(
-                replace(
-                    current,
-                    status=TournamentStatus.RUNNING,
-                    closed_at=now,
-                    tables_at_start=len(sizes),
-                    batches=len(plans),
-                    players_at_start=len(players),
-                )
-            )
-            uow.commit()
-            return True
-
-        if not retrying(d, commit_start):
+        if not retrying(d, lambda: self._commit_start(t, now, sizes, len(plans), len(players))):
             return StartPlan(tournament_id=tid, status="cancelled", refunded=refunded)
         return StartPlan(
             tournament_id=tid, status="running", batches=[p.batch for p in plans], tables=len(sizes),
             players=len(players), refunded=refunded,
         )  # fmt: skip
+
+    def _check_start_due(self, t: TournamentRecord, now: datetime) -> None:
+        """A Sit&Go starts full, a scheduled tournament at its start time (rule 2): else ``NotStartedYet``."""
+        tid = t.tournament_id
+        if starts_when_full(t.config):
+            if not field_is_full(t.config, sum(s.count for s in self._d.store.registrations.shards(tid))):
+                raise NotStartedYet(f"the Sit&Go {tid} is not full")
+        elif t.start_at is None or now < t.start_at:
+            raise NotStartedYet(f"{tid} starts at {t.start_at}")
+
+    def _seating_plans(self, tid: str, players: Sequence[str], seats_per_table: int) -> list[SeatingPlan]:
+        """The tables and seats drawn for ``players`` (rule 5), in batches: drawn once, read again on a retry."""
+        store = self._d.store
+        try:
+            store.registrations.plan(tid, 0)
+            return self._stored_plans(tid)
+        except NotFound:
+            pass
+        seatings = draw_start(list(players), seats_per_table, self._d.rng)
+        plans = [
+            SeatingPlan(tid, i // BATCH_TABLES, tuple(seatings[i : i + BATCH_TABLES]))
+            for i in range(0, len(seatings), BATCH_TABLES)
+        ]
+        for plan in plans:
+            uow = store.unit_of_work()
+            uow.save(plan)
+            uow.commit()
+        return plans
+
+    def _commit_start(
+        self, t: TournamentRecord, now: datetime, sizes: dict[str, int], batches: int, players: int
+    ) -> bool:
+        """Mark ``t`` running with its coordinator's state; False when a cancel won meanwhile."""
+        store = self._d.store
+        tid = t.tournament_id
+        current = store.tournaments.get(tid)
+        if current.status is TournamentStatus.RUNNING:
+            return True
+        if current.status is not TournamentStatus.REGISTERING:
+            return False  # cancelled meanwhile: the cancel won, nothing is seated or dealt
+        uow = store.unit_of_work()
+        if store.coordinators.get(tid) is None:
+            uow.save(CoordinatorRecord(tid, TournamentState.start(tid, t.config, sizes)))
+        uow.save(
+            replace(
+                current,
+                status=TournamentStatus.RUNNING,
+                closed_at=now,
+                tables_at_start=len(sizes),
+                batches=batches,
+                players_at_start=players,
+            )
+        )
+        uow.commit()
+        return True
 
     def _stored_plans(self, tid: str) -> list[SeatingPlan]:
         plans: list[SeatingPlan] = []
