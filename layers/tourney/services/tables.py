@@ -19,7 +19,7 @@ from tourney.domain.errors import StaleVersion
 from tourney.domain.fairness import draw_salts
 from tourney.domain.hand import SeatStatus
 from tourney.domain.structure import BlindLevel, TournamentFormat
-from tourney.domain.table import Awaiting
+from tourney.domain.table import Awaiting, LastAction, SeatedPlayer, Table
 from tourney.domain.tournament import TournamentState
 from tourney.services.deps import Deps
 from tourney.services.messages import HandEnded, TimeoutDue
@@ -80,60 +80,15 @@ def table_view(
     shown: dict[int, tuple[int, int]] = {}
     if hand is not None and hand.result is not None and not hand.is_cancelled:
         shown = dict(hand.result.shown)
-    seats: list[SeatView] = []
-    your_seat: int | None = None
     last_actions = table.last_actions()
+    seats = tuple(
+        _seat_view(table, seat, sp, viewer, shown, last_actions.get(seat), names or {})
+        for seat, sp in table.seats.items()
+    )
+    your_seat: int | None = None
     for seat, sp in table.seats.items():
-        dealt = hand is not None and not hand.is_cancelled and seat in hand.seats
-        cards: tuple[str, ...] = ()
-        if dealt and hand is not None:
-            if sp.player == viewer and (in_progress or hand.is_over):
-                cards = tuple(card_str(c) for c in hand.hole_cards(seat))
-            elif seat in shown:
-                cards = tuple(card_str(c) for c in shown[seat])
         if sp.player == viewer:
             your_seat = seat
-        status = "waiting"
-        bet = 0
-        if in_progress and dealt and hand is not None:
-            status = str(hand.status(seat))
-            bet = hand.current_bet(seat)
-        last = last_actions.get(seat)
-        last_view = LastActionView(last.kind, last.amount, last.all_in) if last is not None else None
-        seats.append(
-            SeatView(
-                seat,
-                sp.player,
-                table.stack(seat),
-                bet,
-                status,
-                sp.away,
-                cards,
-                sp.bank.seconds,
-                last_view,
-                name=(names or {}).get(sp.player, sp.player),
-            )
-        )
-    to_act: ToAct | None = None
-    awaiting = table.awaiting(normal=decision_seconds, when_away=away_seconds)
-    if awaiting is not None and hand is not None:
-        options = hand.options()
-        since = record.updated_at or record.dealt_at
-        deadlines = table.decision_deadlines(since, normal=decision_seconds, when_away=away_seconds) if since else None
-        to_act = ToAct(
-            seat=awaiting.seat,
-            player=awaiting.player,
-            seq=awaiting.seq,
-            seconds=awaiting.seconds,
-            to_call=options.to_call if options else 0,
-            can_check=bool(options.can_check) if options else False,
-            min_raise_to=options.min_raise_to if options else None,
-            max_raise_to=options.max_raise_to if options else None,
-            time_bank=awaiting.time_bank,
-            on_time_bank=awaiting.on_time_bank,
-            deadline=deadlines.deadline if deadlines else None,
-            bank_deadline=deadlines.bank_deadline if deadlines else None,
-        )
     positions = table.positions
     button, sb, bb = positions.seats() if positions is not None else (table.button_seat, None, None)
     live = hand is not None and not hand.is_cancelled
@@ -149,9 +104,9 @@ def table_view(
         button=button,
         small_blind_seat=sb,
         big_blind_seat=bb,
-        seats=tuple(seats),
+        seats=seats,
         level=record.level,
-        to_act=to_act,
+        to_act=_to_act(record, decision_seconds, away_seconds),
         your_seat=your_seat,
         closed=record.closed,
         commitment=hand.commitment if live and hand is not None else None,
@@ -160,6 +115,71 @@ def table_view(
         else (),
         button_draw=shown_draw(table),
         hand_for_hand=record.hand_for_hand,
+    )
+
+
+def _seat_view(
+    table: Table,
+    seat: int,
+    sp: SeatedPlayer,
+    viewer: str | None,
+    shown: Mapping[int, tuple[int, int]],
+    last: LastAction | None,
+    names: Mapping[str, str],
+) -> SeatView:
+    """One seat as ``viewer`` sees it: the viewer's own hole cards, others' only when shown at showdown."""
+    hand = table.hand
+    in_progress = table.hand_in_progress
+    dealt = hand is not None and not hand.is_cancelled and seat in hand.seats
+    cards: tuple[str, ...] = ()
+    if dealt and hand is not None:
+        if sp.player == viewer and (in_progress or hand.is_over):
+            cards = tuple(card_str(c) for c in hand.hole_cards(seat))
+        elif seat in shown:
+            cards = tuple(card_str(c) for c in shown[seat])
+    status = "waiting"
+    bet = 0
+    if in_progress and dealt and hand is not None:
+        status = str(hand.status(seat))
+        bet = hand.current_bet(seat)
+    last_view = LastActionView(last.kind, last.amount, last.all_in) if last is not None else None
+    return SeatView(
+        seat,
+        sp.player,
+        table.stack(seat),
+        bet,
+        status,
+        sp.away,
+        cards,
+        sp.bank.seconds,
+        last_view,
+        name=names.get(sp.player, sp.player),
+    )
+
+
+def _to_act(record: TableRecord, decision_seconds: int, away_seconds: int) -> ToAct | None:
+    """Who is to act, their options and deadlines (rule 16); None when nobody is."""
+    table = record.table
+    awaiting = table.awaiting(normal=decision_seconds, when_away=away_seconds)
+    hand = table.hand
+    if awaiting is None or hand is None:
+        return None
+    options = hand.options()
+    since = record.updated_at or record.dealt_at
+    deadlines = table.decision_deadlines(since, normal=decision_seconds, when_away=away_seconds) if since else None
+    return ToAct(
+        seat=awaiting.seat,
+        player=awaiting.player,
+        seq=awaiting.seq,
+        seconds=awaiting.seconds,
+        to_call=options.to_call if options else 0,
+        can_check=bool(options.can_check) if options else False,
+        min_raise_to=options.min_raise_to if options else None,
+        max_raise_to=options.max_raise_to if options else None,
+        time_bank=awaiting.time_bank,
+        on_time_bank=awaiting.on_time_bank,
+        deadline=deadlines.deadline if deadlines else None,
+        bank_deadline=deadlines.bank_deadline if deadlines else None,
     )
 
 
