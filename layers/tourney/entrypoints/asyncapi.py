@@ -144,6 +144,26 @@ def _message(key: str, name: str, summary: str, payload: dict[str, Any]) -> dict
 
 def asyncapi_document() -> dict[str, Any]:
     """The AsyncAPI 3.0 document of the WebSocket API."""
+    messages, receive, send = _messages()
+    channel = {
+        "address": "/",
+        "title": "The connection",
+        "description": "One WebSocket per client. API Gateway routes a client's message on its action field.",
+        "messages": {key: {"$ref": f"#/components/messages/{key}"} for key in messages},
+    }
+    return {
+        "asyncapi": "3.0.0",
+        "info": _info(),
+        "defaultContentType": "application/json",
+        "servers": _servers(),
+        "channels": {"connection": channel},
+        "operations": _operations(messages, receive, send),
+        "components": {"messages": messages, "schemas": _schemas()},
+    }
+
+
+def _messages() -> tuple[dict[str, Any], list[str], list[str]]:
+    """Every message by key; the keys of those a client sends, and of those the API sends."""
     messages: dict[str, Any] = {}
     receive: list[str] = []
     send: list[str] = []
@@ -164,65 +184,66 @@ def asyncapi_document() -> dict[str, Any]:
     for name, (summary, properties) in PLAYER_EVENTS.items():
         messages[f"push.player.{name}"] = _message(name, name, summary, _payload("event", name, properties, summary))
         send.append(f"push.player.{name}")
-    channel = {
-        "address": "/",
-        "title": "The connection",
-        "description": "One WebSocket per client. API Gateway routes a client's message on its action field.",
-        "messages": {key: {"$ref": f"#/components/messages/{key}"} for key in messages},
+    return messages, receive, send
+
+
+def _info() -> dict[str, Any]:
+    """What the API is, and how a client connects."""
+    return {
+        "title": "tourney WebSocket API",
+        "version": "1.0.0",
+        "description": (
+            "Live tables: subscribe to a table, act and chat; the API pushes every change of the tables a "
+            "connection watches and what happens to its player (moves, places, mutes). Connect with the "
+            "token as a query parameter (wss://.../live?token=JWT; without a valid token the connection is "
+            "refused). Messages are JSON of at most 16384 bytes; a refused one answers an error frame and "
+            f"changes nothing. The HTTP API is described in openapi.json beside this document. {HOW_TO_GET_A_TOKEN}"
+        ),
     }
+
+
+def _servers() -> dict[str, Any]:
+    """Where the API listens: the stack on AWS, and the local stack."""
+    return {
+        "aws": {
+            "host": "{apiId}.execute-api.{region}.amazonaws.com",
+            "pathname": "/live",
+            "protocol": "wss",
+            "description": "The stack's WebSocketUrl output",
+            "variables": {"apiId": {}, "region": {}},
+        },
+        "local": {
+            "host": "127.0.0.1:8000",
+            "pathname": "/live",
+            "protocol": "ws",
+            "description": "tourney local up",
+        },
+    }
+
+
+def _operations(messages: dict[str, Any], receive: list[str], send: list[str]) -> dict[str, Any]:
+    """An operation for each message: ``receive`` those a client sends, ``send`` those the API sends."""
 
     def refs(keys: list[str]) -> list[dict[str, str]]:
         return [{"$ref": f"#/channels/connection/messages/{key}"} for key in keys]
 
     return {
-        "asyncapi": "3.0.0",
-        "info": {
-            "title": "tourney WebSocket API",
-            "version": "1.0.0",
-            "description": (
-                "Live tables: subscribe to a table, act and chat; the API pushes every change of the tables a "
-                "connection watches and what happens to its player (moves, places, mutes). Connect with the "
-                "token as a query parameter (wss://.../live?token=JWT; without a valid token the connection is "
-                "refused). Messages are JSON of at most 16384 bytes; a refused one answers an error frame and "
-                f"changes nothing. The HTTP API is described in openapi.json beside this document. {HOW_TO_GET_A_TOKEN}"
-            ),
+        **{
+            f"receive.{key}": {
+                "action": "receive",
+                "channel": {"$ref": "#/channels/connection"},
+                "summary": f"A client sends {key}",
+                "messages": refs([key]),
+            }
+            for key in receive
         },
-        "defaultContentType": "application/json",
-        "servers": {
-            "aws": {
-                "host": "{apiId}.execute-api.{region}.amazonaws.com",
-                "pathname": "/live",
-                "protocol": "wss",
-                "description": "The stack's WebSocketUrl output",
-                "variables": {"apiId": {}, "region": {}},
-            },
-            "local": {
-                "host": "127.0.0.1:8000",
-                "pathname": "/live",
-                "protocol": "ws",
-                "description": "tourney local up",
-            },
+        **{
+            f"send.{key}": {
+                "action": "send",
+                "channel": {"$ref": "#/channels/connection"},
+                "summary": messages[key]["summary"],
+                "messages": refs([key]),
+            }
+            for key in send
         },
-        "channels": {"connection": channel},
-        "operations": {
-            **{
-                f"receive.{key}": {
-                    "action": "receive",
-                    "channel": {"$ref": "#/channels/connection"},
-                    "summary": f"A client sends {key}",
-                    "messages": refs([key]),
-                }
-                for key in receive
-            },
-            **{
-                f"send.{key}": {
-                    "action": "send",
-                    "channel": {"$ref": "#/channels/connection"},
-                    "summary": messages[key]["summary"],
-                    "messages": refs([key]),
-                }
-                for key in send
-            },
-        },
-        "components": {"messages": messages, "schemas": _schemas()},
     }
