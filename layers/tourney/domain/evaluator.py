@@ -132,6 +132,16 @@ def _rank_strengths(straight_highs: list[int]) -> dict[int, int]:
     Enumerated shape by shape (4+3, 4+2+1, ..., 1*7): 49,205 multisets.
     """
     table: dict[int, int] = {}
+    _with_four_of_a_kind(table)
+    _with_three_of_a_kind(table, straight_highs)
+    _with_two_pairs(table, straight_highs)
+    _with_one_pair(table, straight_highs)
+    _with_seven_ranks(table, straight_highs)
+    return table
+
+
+def _with_four_of_a_kind(table: dict[int, int]) -> None:
+    """Shapes 4+3, 4+2+1 and 4+1+1+1: four of a kind, the best other card kicking."""
     keys = _RANK_KEYS
     ranks = range(_ACE, -1, -1)  # descending, so combinations come out highest first
     for quad in ranks:
@@ -144,6 +154,12 @@ def _rank_strengths(straight_highs: list[int]) -> dict[int, int]:
             table[base + 2 * keys[pair] + keys[single]] = strength | max(pair, single) << 12
         for a, b, c in combinations(others, 3):
             table[base + keys[a] + keys[b] + keys[c]] = strength | a << 12
+
+
+def _with_three_of_a_kind(table: dict[int, int], straight_highs: list[int]) -> None:
+    """Shapes 3+3+1, 3+2+2, 3+2+1+1 (a full house) and 3+1+1+1+1 (a straight, or three of a kind)."""
+    keys = _RANK_KEYS
+    ranks = range(_ACE, -1, -1)  # descending, so combinations come out highest first
     for trips in ranks:
         others = [r for r in ranks if r != trips]
         base = 3 * keys[trips]
@@ -166,6 +182,12 @@ def _rank_strengths(straight_highs: list[int]) -> dict[int, int]:
                 table[key] = _STRAIGHT | high << 16
             else:
                 table[key] = _THREE_OF_A_KIND | trips << 16 | a << 12 | b << 8
+
+
+def _with_two_pairs(table: dict[int, int], straight_highs: list[int]) -> None:
+    """Shapes 2+2+2+1 and 2+2+1+1+1: two pairs, or a straight."""
+    keys = _RANK_KEYS
+    ranks = range(_ACE, -1, -1)  # descending, so combinations come out highest first
     for p1, p2 in combinations(ranks, 2):
         others = [r for r in ranks if r != p1 and r != p2]
         base = 2 * keys[p1] + 2 * keys[p2]
@@ -180,6 +202,12 @@ def _rank_strengths(straight_highs: list[int]) -> dict[int, int]:
             high = straight_highs[bits | 1 << a | 1 << b | 1 << c]
             key = base + keys[a] + keys[b] + keys[c]
             table[key] = _STRAIGHT | high << 16 if high >= 0 else two_pair | a << 8
+
+
+def _with_one_pair(table: dict[int, int], straight_highs: list[int]) -> None:
+    """Shape 2+1+1+1+1+1: one pair, or a straight."""
+    keys = _RANK_KEYS
+    ranks = range(_ACE, -1, -1)  # descending, so combinations come out highest first
     for pair in ranks:
         others = [r for r in ranks if r != pair]
         base = 2 * keys[pair]
@@ -191,6 +219,12 @@ def _rank_strengths(straight_highs: list[int]) -> dict[int, int]:
                 table[key] = _STRAIGHT | high << 16
             else:
                 table[key] = _ONE_PAIR | pair << 16 | a << 12 | b << 8 | c << 4
+
+
+def _with_seven_ranks(table: dict[int, int], straight_highs: list[int]) -> None:
+    """Shape 1*7: a high card, or a straight."""
+    keys = _RANK_KEYS
+    ranks = range(_ACE, -1, -1)  # descending, so combinations come out highest first
     for a, b, c, d, e, f, g in combinations(ranks, 7):
         high = straight_highs[1 << a | 1 << b | 1 << c | 1 << d | 1 << e | 1 << f | 1 << g]
         key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e] + keys[f] + keys[g]
@@ -198,7 +232,6 @@ def _rank_strengths(straight_highs: list[int]) -> dict[int, int]:
             table[key] = _STRAIGHT | high << 16
         else:
             table[key] = _HIGH_CARD | a << 16 | b << 12 | c << 8 | d << 4 | e
-    return table
 
 
 def _flush_suits() -> list[tuple[int, ...] | None]:
