@@ -36,8 +36,9 @@ class StageThrottle:
     burst: int
 
 
-HTTP_THROTTLE: Final = StageThrottle(rate_per_second=500, burst=1_000)
-"""The HTTP API (players and operators): well above a 10,000-player tournament's peak of actions."""
+HTTP_THROTTLE: Final = StageThrottle(rate_per_second=2_000, burst=4_000)
+"""The HTTP API (players and operators): a 250,000-player field registering at 1,000 a second beside the actions of
+the tournaments in play (``tourney bench capacity``, docs/performance.md)."""
 WEBSOCKET_THROTTLE: Final = StageThrottle(rate_per_second=500, burst=1_000)
 """The WebSocket API's messages (subscribe, act, chat) and connections."""
 
