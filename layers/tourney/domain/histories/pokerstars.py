@@ -75,6 +75,7 @@ from tourney.domain.hand import (
     Posted,
     PostKind,
     Raised,
+    Record,
     Street,
 )
 
@@ -211,78 +212,99 @@ class _Writer:
         self.hero = hero
         self.folded_on: dict[int, Street] = {}
         self.put_in_voluntarily: set[int] = set()
+        self.stacks = dict(hand.starting_stacks)
+        self.bets = dict.fromkeys(hand.seats, 0)
+        self.largest = 0
+        self.street = Street.PREFLOP
+        self.board: list[Card] = []
+        self.showdown: list[str] = []
+        self.dealt = False
 
     def play(self) -> list[str]:
-        hand = self.hand
-        name = self.names
-        stacks = dict(hand.starting_stacks)
-        bets = dict.fromkeys(hand.seats, 0)
-        largest = 0
-        street = Street.PREFLOP
-        board: list[Card] = []
-        showdown: list[str] = []
+        """The action lines, street by street, then the showdown and who collected each pot."""
         lines: list[str] = []
-        dealt = False
-
-        def all_in(seat: int) -> str:
-            return " and is all-in" if stacks[seat] == 0 else ""
-
-        for record in hand.log:
-            if isinstance(record, Posted):
-                stacks[record.seat] -= record.amount
-                if record.post is not PostKind.ANTE:
-                    bets[record.seat] += record.amount
-                    largest = max(largest, bets[record.seat])
-                lines.append(f"{name[record.seat]}: {_POST_WORDS[record.post]} {record.amount}{all_in(record.seat)}")
-            elif isinstance(record, HoleCardsDealt):
-                if not dealt:
-                    dealt = True
-                    lines.append("*** HOLE CARDS ***")
-                if record.seat == self.hero:
-                    lines.append(f"Dealt to {name[record.seat]} {_cards(record.cards)}")
-            elif isinstance(record, Folded | Checked):
-                if record.timed_out:
-                    lines.append(f"{name[record.seat]} has timed out")
-                if isinstance(record, Folded):
-                    self.folded_on[record.seat] = street
-                    lines.append(f"{name[record.seat]}: folds")
-                else:
-                    lines.append(f"{name[record.seat]}: checks")
-            elif isinstance(record, Called):
-                stacks[record.seat] -= record.amount
-                bets[record.seat] += record.amount
-                self.put_in_voluntarily.add(record.seat)
-                lines.append(f"{name[record.seat]}: calls {record.amount}{all_in(record.seat)}")
-            elif isinstance(record, Bet | Raised):
-                stacks[record.seat] -= record.to - bets[record.seat]
-                bets[record.seat] = record.to
-                self.put_in_voluntarily.add(record.seat)
-                if isinstance(record, Bet):
-                    words = f"bets {record.to}"
-                else:
-                    words = f"raises {record.to - largest} to {record.to}"
-                largest = record.to
-                lines.append(f"{name[record.seat]}: {words}{all_in(record.seat)}")
-            elif isinstance(record, BetReturned):
-                stacks[record.seat] += record.amount
-                lines.append(f"Uncalled bet ({record.amount}) returned to {name[record.seat]}")
-            elif isinstance(record, BoardDealt):
-                street = record.street
-                bets = dict.fromkeys(hand.seats, 0)
-                largest = 0
-                header = f"*** {street.value.upper()} ***" + (f" {_cards(board)}" if board else "")
-                board += record.cards
-                lines.append(f"{header} {_cards(record.cards)}")
-            elif isinstance(record, HoleCardsShown):
-                strength = evaluate([*record.cards, *self.result.board])
-                showdown.append(f"{name[record.seat]}: shows {_cards(record.cards)} ({describe(strength)})")
-            elif isinstance(record, HoleCardsMucked):
-                showdown.append(f"{name[record.seat]}: mucks hand")
+        for record in self.hand.log:
+            lines += self._lines_of(record)
         if self.result.showdown:
             lines.append("*** SHOW DOWN ***")
-            lines += showdown
+            lines += self.showdown
         lines += self._collected()
         return lines
+
+    def _lines_of(self, record: Record) -> list[str]:
+        """The lines one record of the hand's log writes (a showdown's are kept for the showdown)."""
+        name = self.names
+        if isinstance(record, Posted):
+            return self._posted(record)
+        if isinstance(record, HoleCardsDealt):
+            return self._hole_cards(record)
+        if isinstance(record, Folded | Checked):
+            return self._folded_or_checked(record)
+        if isinstance(record, Called):
+            self._put_in(record.seat, record.amount, voluntarily=True)
+            return [f"{name[record.seat]}: calls {record.amount}{self._all_in(record.seat)}"]
+        if isinstance(record, Bet | Raised):
+            return self._bet_or_raised(record)
+        if isinstance(record, BetReturned):
+            self.stacks[record.seat] += record.amount
+            return [f"Uncalled bet ({record.amount}) returned to {name[record.seat]}"]
+        if isinstance(record, BoardDealt):
+            return self._board_dealt(record)
+        if isinstance(record, HoleCardsShown):
+            strength = evaluate([*record.cards, *self.result.board])
+            self.showdown.append(f"{name[record.seat]}: shows {_cards(record.cards)} ({describe(strength)})")
+        elif isinstance(record, HoleCardsMucked):
+            self.showdown.append(f"{name[record.seat]}: mucks hand")
+        return []
+
+    def _all_in(self, seat: int) -> str:
+        return " and is all-in" if self.stacks[seat] == 0 else ""
+
+    def _put_in(self, seat: int, amount: int, *, voluntarily: bool) -> None:
+        self.stacks[seat] -= amount
+        self.bets[seat] += amount
+        if voluntarily:
+            self.put_in_voluntarily.add(seat)
+
+    def _posted(self, record: Posted) -> list[str]:
+        if record.post is PostKind.ANTE:
+            self.stacks[record.seat] -= record.amount
+        else:
+            self._put_in(record.seat, record.amount, voluntarily=False)
+            self.largest = max(self.largest, self.bets[record.seat])
+        return [f"{self.names[record.seat]}: {_POST_WORDS[record.post]} {record.amount}{self._all_in(record.seat)}"]
+
+    def _hole_cards(self, record: HoleCardsDealt) -> list[str]:
+        lines = []
+        if not self.dealt:
+            self.dealt = True
+            lines.append("*** HOLE CARDS ***")
+        if record.seat == self.hero:
+            lines.append(f"Dealt to {self.names[record.seat]} {_cards(record.cards)}")
+        return lines
+
+    def _folded_or_checked(self, record: Folded | Checked) -> list[str]:
+        player = self.names[record.seat]
+        lines = [f"{player} has timed out"] if record.timed_out else []
+        if isinstance(record, Folded):
+            self.folded_on[record.seat] = self.street
+            return [*lines, f"{player}: folds"]
+        return [*lines, f"{player}: checks"]
+
+    def _bet_or_raised(self, record: Bet | Raised) -> list[str]:
+        self._put_in(record.seat, record.to - self.bets[record.seat], voluntarily=True)
+        raised = f"raises {record.to - self.largest} to {record.to}"
+        words = f"bets {record.to}" if isinstance(record, Bet) else raised
+        self.largest = record.to
+        return [f"{self.names[record.seat]}: {words}{self._all_in(record.seat)}"]
+
+    def _board_dealt(self, record: BoardDealt) -> list[str]:
+        self.street = record.street
+        self.bets = dict.fromkeys(self.hand.seats, 0)
+        self.largest = 0
+        header = f"*** {self.street.value.upper()} ***" + (f" {_cards(self.board)}" if self.board else "")
+        self.board += record.cards
+        return [f"{header} {_cards(record.cards)}"]
 
     def _pot_names(self) -> list[str]:
         count = len(self.result.pots)
