@@ -22,7 +22,7 @@ import json
 import random
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -328,107 +328,166 @@ async def simulate_local(
         cost = options.buy_in + options.entry_fee
         apis = {player: Api(session, urls["http"], mint(player, False)) for player in players}
         gate = asyncio.Semaphore(8)
-
-        async def gated(call: Any) -> Any:
-            async with gate:
-                return await call
-
-        # Every bot signs in (its account opens), then is funded, so the registration window only has to hold
-        # the registrations.
-        await asyncio.gather(*(gated(apis[p].ok("GET", "/me/account")) for p in players))
-        await asyncio.gather(
-            *(
-                gated(admin.ok("POST", f"/admin/accounts/{p}/deposits", {"amount": cost * 8, "key": f"seed-{p}"}))
-                for p in players
-            )
-        )
+        await _sign_in_and_fund(admin, apis, gate, cost * 8)
         window = registration_seconds + 0.25 * len(players)
-        body: dict[str, Any] = {
-            "name": name or f"local {options.format} {options.players} seed {options.seed}",
-            "format": str(options.format),
-            "buy_in": options.buy_in,
-            "entry_fee": options.entry_fee,
-            "guarantee": options.guarantee,
-            "max_players": options.players,
-            "min_players": 2,
-            "seats_per_table": options.seats,
-            "level_minutes": options.level_minutes or 1,
-        }
-        if str(options.format) != "sng":
-            start_at = now() + timedelta(seconds=window * time_factor)
-            body["start_at"] = start_at.isoformat().replace("+00:00", "Z")
+        start_at = None if str(options.format) == "sng" else now() + timedelta(seconds=window * time_factor)
+        body = _tournament_body(options, name, start_at)
         tournament_id = str((await admin.ok("POST", "/admin/tournaments", body))["id"])
         if announce is not None:
             announce(tournament_id, body)
         if seats_for_people:
             await _wait_for_people(admin, tournament_id, seats_for_people, started + timeout_seconds)
-            for p in players:
-                await apis[p].ok("POST", f"/tournaments/{tournament_id}/registrations", key=str(uuid.uuid4()))
-                await asyncio.sleep(fill_gap_seconds)
-        else:
-            await asyncio.gather(
-                *(
-                    gated(apis[p].ok("POST", f"/tournaments/{tournament_id}/registrations", key=str(uuid.uuid4())))
-                    for p in players
-                )
-            )
-        bots = [
-            LocalBot(
-                p,
-                Bot(pick_style(rng), random.Random(rng.random())),
-                apis[p],
-                urls["ws"],
-                tournament_id,
-                tally,
-                board=board,
-                think=think,
-                time_factor=time_factor,
-            )
-            for p in players
-        ]
-        done = asyncio.Event()
-        tasks = [asyncio.create_task(bot.play(done)) for bot in bots]
-        details: dict[str, Any] = {}
-        try:
-            while time.monotonic() - started < timeout_seconds:
-                details = await admin.ok("GET", f"/tournaments/{tournament_id}")
-                if details.get("status") in FINAL:
-                    break
-                if details.get("status") == "running":
-                    for bot in bots:
-                        bot.started.set()
-                code, standings = await admin.call("GET", f"/tournaments/{tournament_id}/standings")
-                if code >= 400 or not isinstance(standings, dict):
-                    await asyncio.sleep(1.0)
-                    continue  # not started yet
-                board.publish(standings)
-                rows = standings.get("players") or []
-                # The start seats table after table: until every entrant is seated or placed, the standings
-                # show part of the field, so only a complete field counts for chips and tables.
-                if rows and len(rows) + len(standings.get("places") or ()) == options.players:
-                    tally.chip_totals.add(sum(int(row["chips"]) for row in rows))
-                    tables = len({row["table"] for row in rows})
-                    tally.tables_at_start = tally.tables_at_start or tables
-                    tally.fewest_tables = min(tally.fewest_tables or tables, tables)
-                if progress and details.get("status") == "running":
-                    progress(int(standings.get("players_left", 0)), options.players)
-                for bot in bots:
-                    bot.big_blind = int(standings.get("big_blind") or bot.big_blind)
-                for task in tasks:
-                    if task.done() and task.exception() is not None:
-                        raise task.exception()  # type: ignore[misc]
-                await asyncio.sleep(standings_every)
-            else:
-                raise LocalRunError(f"tournament {tournament_id} did not end within {timeout_seconds:.0f} s")
-        finally:
-            done.set()
-            await asyncio.gather(*tasks, return_exceptions=True)
+        await _register(apis, tournament_id, gate, fill_gap_seconds if seats_for_people else None)
+        bots = _bots(apis, rng, urls["ws"], tournament_id, tally, board, think, time_factor)
+        watch = _Watch(admin, tournament_id, bots, board, tally, options.players, progress, standings_every)
+        details = await watch.while_bots_play(started, timeout_seconds)
         standings = await admin.ok("GET", f"/tournaments/{tournament_id}/standings")
         accounts = {b.player: await b.api.ok("GET", "/me/ledger") for b in bots}
         late = await late_decisions(admin, tournament_id, tally.hands)
     report = _report(options, details, standings, accounts, tally, cost * 8, time.monotonic() - started)
     report["late_decisions"] = late
     return report
+
+
+async def _gated(gate: asyncio.Semaphore, calls: Iterable[Awaitable[Any]]) -> list[Any]:
+    """Every call, at most as many at a time as ``gate`` lets through."""
+
+    async def gated(call: Awaitable[Any]) -> Any:
+        async with gate:
+            return await call
+
+    return await asyncio.gather(*(gated(call) for call in calls))
+
+
+async def _sign_in_and_fund(admin: Api, apis: dict[str, Api], gate: asyncio.Semaphore, amount: int) -> None:
+    """Every bot signs in (its account opens), then is funded, so the registration window only has to hold
+    the registrations."""
+    await _gated(gate, (api.ok("GET", "/me/account") for api in apis.values()))
+    await _gated(
+        gate,
+        (admin.ok("POST", f"/admin/accounts/{p}/deposits", {"amount": amount, "key": f"seed-{p}"}) for p in apis),
+    )
+
+
+async def _register(apis: dict[str, Api], tournament_id: str, gate: asyncio.Semaphore, gap: float | None) -> None:
+    """Every bot registers: all at once (as the gate lets through), or one every ``gap`` seconds."""
+    path = f"/tournaments/{tournament_id}/registrations"
+    registrations = (api.ok("POST", path, key=str(uuid.uuid4())) for api in apis.values())
+    if gap is None:
+        await _gated(gate, registrations)
+        return
+    for registration in registrations:
+        await registration
+        await asyncio.sleep(gap)
+
+
+def _bots(
+    apis: dict[str, Api],
+    rng: random.Random,
+    ws_url: str,
+    tournament_id: str,
+    tally: Tally,
+    board: Board,
+    think: tuple[float, float],
+    time_factor: float,
+) -> list[LocalBot]:
+    """A bot for each player, in order, each with its style and its randomness drawn from ``rng``."""
+    return [
+        LocalBot(
+            player,
+            Bot(pick_style(rng), random.Random(rng.random())),
+            api,
+            ws_url,
+            tournament_id,
+            tally,
+            board=board,
+            think=think,
+            time_factor=time_factor,
+        )
+        for player, api in apis.items()
+    ]
+
+
+def _tournament_body(options: SimulationOptions, name: str | None, start_at: datetime | None) -> dict[str, Any]:
+    """The operator's request creating the run's tournament (no start time: a Sit&Go starts full)."""
+    body: dict[str, Any] = {
+        "name": name or f"local {options.format} {options.players} seed {options.seed}",
+        "format": str(options.format),
+        "buy_in": options.buy_in,
+        "entry_fee": options.entry_fee,
+        "guarantee": options.guarantee,
+        "max_players": options.players,
+        "min_players": 2,
+        "seats_per_table": options.seats,
+        "level_minutes": options.level_minutes or 1,
+    }
+    if start_at is not None:
+        body["start_at"] = start_at.isoformat().replace("+00:00", "Z")
+    return body
+
+
+@dataclass
+class _Watch:
+    """The run's operator watching the tournament until it is over, sharing the standings with the bots."""
+
+    admin: Api
+    tournament_id: str
+    bots: list[LocalBot]
+    board: Board
+    tally: Tally
+    field: int
+    progress: Callable[[int, int], None] | None
+    standings_every: float
+
+    async def while_bots_play(self, started: float, timeout_seconds: float) -> dict[str, Any]:
+        """Every bot plays until the tournament is over (its details), then stops."""
+        done = asyncio.Event()
+        tasks = [asyncio.create_task(bot.play(done)) for bot in self.bots]
+        try:
+            return await self.until_over(tasks, started, timeout_seconds)
+        finally:
+            done.set()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def until_over(
+        self, tasks: list[asyncio.Task[None]], started: float, timeout_seconds: float
+    ) -> dict[str, Any]:
+        """The tournament's details once it is over; ``LocalRunError`` when it is not over in time."""
+        tid = self.tournament_id
+        while time.monotonic() - started < timeout_seconds:
+            details: dict[str, Any] = await self.admin.ok("GET", f"/tournaments/{tid}")
+            if details.get("status") in FINAL:
+                return details
+            if details.get("status") == "running":
+                for bot in self.bots:
+                    bot.started.set()
+            code, standings = await self.admin.call("GET", f"/tournaments/{tid}/standings")
+            if code >= 400 or not isinstance(standings, dict):
+                await asyncio.sleep(1.0)
+                continue  # not started yet
+            self._look_at(standings, running=details.get("status") == "running")
+            for task in tasks:
+                if task.done() and task.exception() is not None:
+                    raise task.exception()  # type: ignore[misc]
+            await asyncio.sleep(self.standings_every)
+        raise LocalRunError(f"tournament {tid} did not end within {timeout_seconds:.0f} s")
+
+    def _look_at(self, standings: dict[str, Any], *, running: bool) -> None:
+        """Share the standings with the bots, and count the chips and tables of a complete field."""
+        self.board.publish(standings)
+        tally = self.tally
+        rows = standings.get("players") or []
+        # The start seats table after table: until every entrant is seated or placed, the standings
+        # show part of the field, so only a complete field counts for chips and tables.
+        if rows and len(rows) + len(standings.get("places") or ()) == self.field:
+            tally.chip_totals.add(sum(int(row["chips"]) for row in rows))
+            tables = len({row["table"] for row in rows})
+            tally.tables_at_start = tally.tables_at_start or tables
+            tally.fewest_tables = min(tally.fewest_tables or tables, tables)
+        if self.progress and running:
+            self.progress(int(standings.get("players_left", 0)), self.field)
+        for bot in self.bots:
+            bot.big_blind = int(standings.get("big_blind") or bot.big_blind)
 
 
 async def credit(urls: dict[str, str], mint: Mint, player: str, amount: int) -> None:
@@ -481,6 +540,39 @@ async def late_decisions(api: Api, tournament_id: str, hands: dict[str, int]) ->
     return {"hands_read": read, "decisions": decisions, "timed_out": timed_out, "share_percent": share}
 
 
+_TOURNAMENT_REPORTED = (
+    "id",
+    "format",
+    "buy_in",
+    "entry_fee",
+    "guarantee",
+    "seats_per_table",
+    "started_at",
+    "ended_at",
+    "status",
+)
+"""The tournament's details the report repeats, in its order."""
+
+
+def _entry(options: SimulationOptions, player: str, ledger: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int]]:
+    """What ``player`` paid, from their ledger; and the ledger's amounts by kind of entry."""
+    kinds: dict[str, int] = {}
+    counts: dict[str, int] = {}
+    for line in ledger.get("entries", ()):
+        kinds[line["kind"]] = kinds.get(line["kind"], 0) + int(line["amount"])
+        counts[line["kind"]] = counts.get(line["kind"], 0) + 1
+    paid = -sum(amount for kind, amount in kinds.items() if kind in {"buy_in", "entry_fee", "rebuy", "add_on"})
+    entry = {
+        "player": player,
+        "buy_in_paid": options.buy_in,
+        "fee_paid": options.entry_fee,
+        "rebuys": counts.get("rebuy", 0),
+        "addons": counts.get("add_on", 0),
+        "total_paid": paid,
+    }
+    return entry, kinds
+
+
 def _report(
     options: SimulationOptions,
     details: dict[str, Any],
@@ -494,41 +586,17 @@ def _report(
     entries: list[dict[str, Any]] = []
     prizes = refunds = 0
     for player, ledger in ledgers.items():
-        kinds: dict[str, int] = {}
-        counts: dict[str, int] = {}
-        for line in ledger.get("entries", ()):
-            kinds[line["kind"]] = kinds.get(line["kind"], 0) + int(line["amount"])
-            counts[line["kind"]] = counts.get(line["kind"], 0) + 1
+        entry, kinds = _entry(options, player, ledger)
+        entries.append(entry)
         prizes += kinds.get("prize", 0)
         refunds += kinds.get("refund", 0)
-        paid = -sum(amount for kind, amount in kinds.items() if kind in {"buy_in", "entry_fee", "rebuy", "add_on"})
-        entries.append(
-            {
-                "player": player,
-                "buy_in_paid": options.buy_in,
-                "fee_paid": options.entry_fee,
-                "rebuys": counts.get("rebuy", 0),
-                "addons": counts.get("add_on", 0),
-                "total_paid": paid,
-            }
-        )
     balances = sum(int(ledger.get("balance", 0)) for ledger in ledgers.values())
     extra = split_payment(Purchase.REBUY, options.buy_in, options.entry_fee)  # an add-on splits like a rebuy
     purchases = sum(e["rebuys"] + e["addons"] for e in entries)
     collected = split.pool * len(ledgers) + extra.pool * purchases
     house = split.house * len(ledgers) + extra.house * purchases
     return {
-        "tournament": {
-            "id": details.get("id"),
-            "format": details.get("format"),
-            "buy_in": details.get("buy_in"),
-            "entry_fee": details.get("entry_fee"),
-            "guarantee": details.get("guarantee"),
-            "seats_per_table": details.get("seats_per_table"),
-            "started_at": details.get("started_at"),
-            "ended_at": details.get("ended_at"),
-            "status": details.get("status"),
-        },
+        "tournament": {key: details.get(key) for key in _TOURNAMENT_REPORTED},
         "entries": entries,
         "places": sorted(standings.get("places", ()), key=lambda p: (p["place"], p["player"])),
         "ledger": {
