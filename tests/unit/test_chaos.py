@@ -13,10 +13,15 @@ fail.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tourney.cli import main
+from tourney.domain.ledger import Entry
+from tourney.domain.registration import buy_in_refund
+from tourney.domain.structure import TournamentConfig
 from tourney.services import start
 from tourney.simulation.chaos import ACT_KINDS, SCENARIOS, plan_run, replay_command, run_many, run_one
 
@@ -103,12 +108,11 @@ def test_chaos_the_printed_replay_command_names_the_field_size_the_run_was_drawn
 
 def test_chaos_catches_a_refund_one_cent_short(monkeypatch: pytest.MonkeyPatch) -> None:
     # Given a planted defect: cancellations refund every player one cent less than they paid
-    original = start.refund_entry
 
-    def short(key: str, purchase: object, tid: str, player: str, buy_in: int, *rest: object) -> object:
-        return original(key, purchase, tid, player, buy_in - 1, *rest)  # type: ignore[arg-type]
+    def short(tid: str, player: str, number: int, config: TournamentConfig, *rest: Any) -> Entry | None:
+        return buy_in_refund(tid, player, number, replace(config, buy_in=config.buy_in - 1), *rest)
 
-    monkeypatch.setattr(start, "refund_entry", short)
+    monkeypatch.setattr(start, "buy_in_refund", short)
     # When a tournament is cancelled while players are registered
     seed = next(
         s
