@@ -41,13 +41,13 @@ from pydantic import ValidationError
 
 from tourney.domain.errors import IGNORED_BY_TRIGGERS, Conflict, TourneyError
 from tourney.domain.hand.actions import SeatStatus
-from tourney.domain.ledger import AccountKind, EntryKind, player_account
+from tourney.domain.ledger import AccountKind, Entry, EntryKind, Ledger, player_account
 from tourney.domain.structure import TournamentFormat, rebuy_period_for_minutes
 from tourney.entrypoints.models import CreateTournamentRequest
 from tourney.services.admin import config_from
 from tourney.services.commands import CreateTournament
 from tourney.services.messages import HandEnded, RebuyClosed
-from tourney.services.records import HandRecord, Record, TournamentRecord
+from tourney.services.records import EntrantRecord, HandRecord, Record, TournamentRecord
 from tourney.services.views import Coordinated
 from tourney.simulation.faults import FaultCounts, FaultPlan, Lasting
 from tourney.simulation.memory import EPOCH, OPERATOR, Simulation, SimulationOptions, compensation_outcome
@@ -144,28 +144,8 @@ def plan_run(seed: int, players_max: int = DEFAULT_PLAYERS_MAX, *, wide: bool = 
     if scenario == "refund_share":
         players = max(players, min(players_max, 20))
         guarantee, rebuy_minutes = buy_in * players * 3, 120
-    acts: list[Act] = []
-    restart = False
-    if scenario == "cancel_registering":
-        acts.append(Act("cancel", -rng.uniform(1, 90), after_start=False))
-    elif scenario == "cancel_at_start":
-        acts.append(Act("cancel", rng.choice((0.0, 0.0001, 0.001, 0.002, 0.01)), after_start=False))
-    elif scenario == "terminate_early":
-        acts.append(Act("terminate", rng.uniform(0, 30)))
-    elif scenario == "terminate_late":
-        acts.append(Act("terminate", rng.uniform(30.001, 90)))
-    elif scenario == "terminate_restart":
-        at = rng.uniform(0, 60)
-        acts += [Act("terminate", at), Act("restart", at + rng.uniform(0.5, 19.5))]
-        restart = True
-    elif scenario == "terminate_in_compensation":
-        at = rng.uniform(0, 90)
-        acts += [
-            Act("terminate", at),
-            Act(rng.choice(("restart", "terminate", "cancel")), at + 20 + rng.uniform(0, 1.2)),
-        ]
-    elif scenario == "refund_share":
-        acts.append(Act("terminate", rng.uniform(30.5, 45)))
+    acts = _operator_acts(scenario, rng)
+    restart = scenario == "terminate_restart"
     if fmt is TournamentFormat.SNG and scenario in ("cancel_registering", "cancel_at_start"):
         # A Sit&Go starts when full, during the registrations that begin two hours before EPOCH.
         acts = [Act("cancel", -120 + rng.uniform(0, players / 60), after_start=False)]
@@ -186,6 +166,31 @@ def plan_run(seed: int, players_max: int = DEFAULT_PLAYERS_MAX, *, wide: bool = 
     )
     narrow = RunPlan(seed, scenario, options, tuple(acts), body=_narrow_body(options, seed))
     return _widened(narrow) if wide else narrow
+
+
+def _operator_acts(scenario: str, rng: random.Random) -> list[Act]:
+    """What the operator does in ``scenario``, and when (seconds from the start; negative: before it)."""
+    acts: list[Act] = []
+    if scenario == "cancel_registering":
+        acts.append(Act("cancel", -rng.uniform(1, 90), after_start=False))
+    elif scenario == "cancel_at_start":
+        acts.append(Act("cancel", rng.choice((0.0, 0.0001, 0.001, 0.002, 0.01)), after_start=False))
+    elif scenario == "terminate_early":
+        acts.append(Act("terminate", rng.uniform(0, 30)))
+    elif scenario == "terminate_late":
+        acts.append(Act("terminate", rng.uniform(30.001, 90)))
+    elif scenario == "terminate_restart":
+        at = rng.uniform(0, 60)
+        acts += [Act("terminate", at), Act("restart", at + rng.uniform(0.5, 19.5))]
+    elif scenario == "terminate_in_compensation":
+        at = rng.uniform(0, 90)
+        acts += [
+            Act("terminate", at),
+            Act(rng.choice(("restart", "terminate", "cancel")), at + 20 + rng.uniform(0, 1.2)),
+        ]
+    elif scenario == "refund_share":
+        acts.append(Act("terminate", rng.uniform(30.5, 45)))
+    return acts
 
 
 def _racing_first(acts: Sequence[Act]) -> list[Act]:
@@ -888,7 +893,29 @@ def violations(sim: Simulation) -> list[str]:
     found += [f"permission: {refusal}" for refusal in sim.cloud.refused()]
     found += [f"watch_failed: {failure}" for failure in sim.check_failures]
     store, tid = sim.store, sim.tournament_id
-    money = store.money
+    found += _money_not_conserved(store.money, tid)
+    s = store.money.summary(tid)
+    entrants = {e.player_id: e for e in store.entrants.list(tid)}
+    payments = _Payments(entrants)
+    for entry in store.money.entries(tournament_id=tid):
+        payments.read(entry)
+    found += payments.found
+    found += payments.paid_twice()
+    found += payments.charged_without_an_entry()
+    for e in entrants.values():
+        if e.disqualified_at is not None and e.placing is not None and e.placing.prize:
+            found.append(f"disqualified_paid: {e.player_id} placed {e.placing.place} for {e.placing.prize}")
+    t = store.tournaments.get(tid)
+    if t.status == "finished" and s.prize_pool_held != 0:
+        found.append(f"money conserved: a finished tournament's pool holds {s.prize_pool_held}")
+    found += _liveness(sim, t, s.prize_pool_held, s.house_revenue, payments.net, entrants)
+    return found
+
+
+def _money_not_conserved(money: Ledger, tid: str) -> list[str]:
+    """The ledger's invariants, and every cent accounted for: balances, pool, house and refunds owed against
+    deposits, overlay and adjustments."""
+    found: list[str] = []
     try:
         money.verify_invariants()
     except Exception as error:
@@ -902,67 +929,79 @@ def violations(sim: Simulation) -> list[str]:
             f"money conserved: balances {whole.player_balances} + pool {pool_left} + house {s.house_revenue} "
             f"!= deposits {whole.deposits} + overlay {s.overlay} + adjustments {adjusted}"
         )
-    prizes: Counter[str] = Counter()
-    compensations: Counter[str] = Counter()
-    net: Counter[str] = Counter()
-    paid_in: Counter[str] = Counter()
-    refunded: Counter[str] = Counter()
-    compensated: Counter[str] = Counter()
-    entrants = {e.player_id: e for e in store.entrants.list(tid)}
-    for entry in money.entries(tournament_id=tid):
+    return found
+
+
+class _Payments:
+    """What the tournament's ledger entries paid each player and took from them, read entry by entry."""
+
+    def __init__(self, entrants: dict[str, EntrantRecord]) -> None:
+        self.entrants = entrants
+        self.found: list[str] = []
+        self.prizes: Counter[str] = Counter()
+        self.compensations: Counter[str] = Counter()
+        self.net: Counter[str] = Counter()
+        self.paid_in: Counter[str] = Counter()
+        self.refunded: Counter[str] = Counter()
+        self.compensated: Counter[str] = Counter()
+
+    def read(self, entry: Entry) -> None:
+        """Count the entry's player legs; no disqualified player paid, no prize taken back, no purchase credited."""
         for leg in entry.legs:
             if leg.account.kind is not AccountKind.PLAYER:
                 continue
             player = leg.account.owner
-            net[player] += leg.amount
-            disqualified = entrants[player].disqualified_at if player in entrants else None
+            self.net[player] += leg.amount
+            disqualified = self.entrants[player].disqualified_at if player in self.entrants else None
             if disqualified is not None and leg.amount > 0 and entry.at >= disqualified:
-                found.append(
+                self.found.append(
                     f"disqualified_paid: {player}, disqualified at {disqualified}, paid {entry.kind} {entry.key}"
                 )
             if entry.kind is EntryKind.PRIZE:
-                prizes[player] += 1
+                self.prizes[player] += 1
                 if leg.amount < 0:
-                    found.append(f"no prize taken back: {entry.key} debits {player}")
+                    self.found.append(f"no prize taken back: {entry.key} debits {player}")
             elif entry.kind is EntryKind.COMPENSATION:
-                compensations[player] += 1
-                compensated[player] += leg.amount
+                self.compensations[player] += 1
+                self.compensated[player] += leg.amount
                 if leg.amount < 0:
-                    found.append(f"no prize taken back: compensation {entry.key} debits {player}")
+                    self.found.append(f"no prize taken back: compensation {entry.key} debits {player}")
             elif entry.kind is EntryKind.REFUND:
-                refunded[player] += leg.amount
+                self.refunded[player] += leg.amount
             elif leg.amount < 0:
-                paid_in[player] -= leg.amount
+                self.paid_in[player] -= leg.amount
             elif entry.kind is not EntryKind.ADJUSTMENT:
-                found.append(f"nobody paid twice: {entry.kind} {entry.key} credits {player}")
-    for player, n in (prizes + compensations).items():
-        if prizes[player] > 1 or compensations[player] > 1:
-            found.append(
-                f"nobody paid twice: {player} has {prizes[player]} prizes and {n - prizes[player]} compensations"
-            )
-    for player, amount in paid_in.items():
-        if player in entrants:
-            # An entry records what was paid; one refunded (a start that never dealt, rule 17.6) may keep it
-            paid = entrants[player].contribution.total_paid
-            if paid != amount - refunded[player] and not (refunded[player] and paid <= amount):
+                self.found.append(f"nobody paid twice: {entry.kind} {entry.key} credits {player}")
+
+    def paid_twice(self) -> list[str]:
+        """Players given more than one prize, or more than one compensation."""
+        prizes = self.prizes
+        return [
+            f"nobody paid twice: {player} has {prizes[player]} prizes and {n - prizes[player]} compensations"
+            for player, n in (prizes + self.compensations).items()
+            if prizes[player] > 1 or self.compensations[player] > 1
+        ]
+
+    def charged_without_an_entry(self) -> list[str]:
+        """Players whose payments no entry records, and no refund or compensation gave back."""
+        found: list[str] = []
+        refunded, entrants = self.refunded, self.entrants
+        for player, amount in self.paid_in.items():
+            if player in entrants:
+                # An entry records what was paid; one refunded (a start that never dealt, rule 17.6) may keep it
+                paid = entrants[player].contribution.total_paid
+                if paid != amount - refunded[player] and not (refunded[player] and paid <= amount):
+                    found.append(
+                        f"charged without an entry: {player} paid {amount - refunded[player]}, "
+                        f"entry records {entrants[player].contribution.total_paid}"
+                    )
+            elif refunded[player] + self.compensated[player] != amount:
+                # Seated by no step (a start that never seated them), a rollback pays them back as compensation
                 found.append(
-                    f"charged without an entry: {player} paid {amount - refunded[player]}, "
-                    f"entry records {entrants[player].contribution.total_paid}"
+                    f"charged without an entry or a refund: {player} paid {amount}, refunded {refunded[player]}, "
+                    f"compensated {self.compensated[player]}"
                 )
-        elif refunded[player] + compensated[player] != amount:
-            # Seated by no step (a start that never seated them), a rollback pays them back as compensation
-            found.append(
-                f"charged without an entry or a refund: {player} paid {amount}, refunded {refunded[player]}, "
-                f"compensated {compensated[player]}"
-            )
-    for e in entrants.values():
-        if e.disqualified_at is not None and e.placing is not None and e.placing.prize:
-            found.append(f"disqualified_paid: {e.player_id} placed {e.placing.place} for {e.placing.prize}")
-    t = store.tournaments.get(tid)
-    if t.status == "finished" and pool_left != 0:
-        found.append(f"money conserved: a finished tournament's pool holds {pool_left}")
-    found += _liveness(sim, t, pool_left, s.house_revenue, net, entrants)
-    return found
+        return found
 
 
 def _repaired(sim: Simulation) -> datetime | None:
