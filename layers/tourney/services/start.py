@@ -25,6 +25,7 @@ from datetime import datetime, timedelta
 from tourney.domain.errors import AlreadyStarted, NotFound, NotStartedYet, StaleVersion
 from tourney.domain.ledger import pool_account
 from tourney.domain.registration import (
+    ENTERED,
     TournamentStatus,
     buy_in_refund,
     field_is_full,
@@ -151,7 +152,7 @@ def cancel_before_start(deps: Deps, tid: str, by: str = "", reason: str = "") ->
         return 0
     deps.start_scheduler.cancel(tid)
     seal_registration(deps, tid)
-    refunded = refund_registrations(deps, tid, (RegistrationState.REGISTERED, RegistrationState.WAITLISTED))
+    refunded = refund_registrations(deps, tid, ENTERED)  # in the field or on the waiting list
 
     def finish() -> None:
         current = deps.store.tournaments.get(tid)
