@@ -26,6 +26,8 @@ from enum import StrEnum
 
 from tourney.adapters.dynamo import schema
 
+from infra import workflow_states
+
 
 class Access(StrEnum):
     """How a function reaches a table."""
@@ -87,61 +89,40 @@ QUEUES_BY_NAME: dict[str, QueueSpec] = {q.name: q for q in QUEUES}
 class WorkflowSpec:
     """A STANDARD Step Functions state machine whose Lambda tasks all call ``task_function``.
 
-    Every task's payload carries ``"step"`` (one of ``steps``) and ``"tournament_id"``.
+    Its states are ``infra/workflow_states.py``'s description of it; every task's payload carries
+    ``"step"`` (one of ``steps``) and ``"tournament_id"``.
     """
 
     name: str
     env: str  # the environment variable that carries the state machine ARN to starters
     task_function: str
-    steps: tuple[str, ...]
     timeout_minutes: int
 
+    @property
+    def definition(self) -> workflow_states.Definition:
+        return workflow_states.DEFINITIONS[self.name]
 
-#: Seconds between two restart attempts of the recovery workflow when its input gives none.
-RECOVERY_RETRY_SECONDS = 60
-#: The start workflow's Map states run this many batches of tables at once (seating, then the first deals):
-#: the most an inline Map runs concurrently, so that the last table of 250,000 players is dealt within a
-#: minute of the first. ``infra/workflows.py`` builds the Maps with it; the simulated cloud runs them so.
-MAP_CONCURRENCY = 40
-#: Every workflow task is retried on any error (a function that died, timed out or lost a race:
-#: every step is idempotent): after 2 s, then 4, 8, 16, 32 (5 retries), before the execution fails.
-#: ``infra/workflows.py`` builds the Retry from these; the simulated cloud retries the same way.
-TASK_RETRY_SECONDS = 2
-TASK_RETRY_BACKOFF = 2.0
-TASK_RETRY_ATTEMPTS = 5
+    @property
+    def steps(self) -> tuple[str, ...]:
+        return self.definition.steps
+
+
+RECOVERY_RETRY_SECONDS = workflow_states.RECOVERY_RETRY_SECONDS
+MAP_CONCURRENCY = workflow_states.MAP_CONCURRENCY
+TASK_RETRY_SECONDS = workflow_states.TASK_RETRY_SECONDS
+TASK_RETRY_BACKOFF = workflow_states.TASK_RETRY_BACKOFF
+TASK_RETRY_ATTEMPTS = workflow_states.TASK_RETRY_ATTEMPTS
 
 WORKFLOWS: tuple[WorkflowSpec, ...] = (
-    # Input: {"tournament_id": str}.
-    # close_registration -> StartPlan {"status": "running"|"cancelled", "batches": [int, ...], ...};
-    # cancelled -> done. Otherwise a Map over the batches: seat_batch {"tournament_id", "batch": int}
-    # (seat and draw the buttons of that batch's tables); then, once every table is seated, a Map
-    # over the same batches: deal_first_hands {"tournament_id", "batch": int}. Task results are
-    # dropped so the state stays small at any field size.
-    WorkflowSpec(
-        "start",
-        env="START_WORKFLOW_ARN",
-        task_function="start_tasks",
-        steps=("close_registration", "seat_batch", "deal_first_hands"),
-        timeout_minutes=60,
-    ),
+    # Input: {"tournament_id": str}. close_registration answers the StartPlan {"status", "batches", ...}; the
+    # Map states pass each batch to seat_batch, then deal_first_hands {"tournament_id", "batch": int}.
+    WorkflowSpec("start", env="START_WORKFLOW_ARN", task_function="start_tasks", timeout_minutes=60),
     # Input: {"tournament_id": str, "wait_seconds"?: int (between restart attempts; default
-    # RECOVERY_RETRY_SECONDS, tests and the local runtime give a short one)}.
-    # cancel_hands; then loop: try_restart -> {"restarted": bool, "window_closed": bool, ...};
-    # restarted -> done; window_closed (the 20 minutes since termination of rule 17 are over)
-    # -> compensate; otherwise Wait wait_seconds (SecondsPath) and try again.
-    # compensate -> {"outcome", "more": bool, "remaining": int, "seconds_left": int, "paid"}: called
-    # again while more (one step pays a bounded part of a large field); a failed step is retried with
-    # backoff, then caught and tried again after wait_seconds, while the execution lives (a day: a
-    # large field's compensation and its retries fit). Past that, the watchdog requests the workflow
-    # again for a terminated tournament that has not ended.
-    # Every task's payload is {"step", "tournament_id"}.
-    WorkflowSpec(
-        "recovery",
-        env="RECOVERY_WORKFLOW_ARN",
-        task_function="recovery_tasks",
-        steps=("cancel_hands", "try_restart", "compensate"),
-        timeout_minutes=24 * 60,
-    ),
+    # RECOVERY_RETRY_SECONDS, tests and the local runtime give a short one)}. try_restart answers
+    # {"restarted": bool, "window_closed": bool, ...}; compensate {"outcome", "more": bool, "remaining": int,
+    # "seconds_left": int, "paid"}. The execution lives a day: a large field's compensation and its retries
+    # fit. Past that, the watchdog requests the workflow again for a terminated tournament that has not ended.
+    WorkflowSpec("recovery", env="RECOVERY_WORKFLOW_ARN", task_function="recovery_tasks", timeout_minutes=24 * 60),
 )
 
 WORKFLOWS_BY_NAME: dict[str, WorkflowSpec] = {w.name: w for w in WORKFLOWS}

@@ -4,11 +4,25 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from tourney.domain.registration import TournamentStatus
+from tourney.entrypoints import workflow_tasks
 from tourney.services.bootstrap import Services
 from tourney.services.messages import TimeoutDue
 from tourney.simulation.bots import Bot, next_action, pick_style
+from tourney.simulation.workflow_run import run_at_once
+
+from infra.workflow_states import START
+
+
+def run_start_workflow(services: Services, tid: str) -> None:
+    """The start workflow's description run through the services' steps, at once (a step that raises fails it)."""
+
+    def call(step: str, payload: dict[str, Any]) -> dict[str, Any]:
+        return workflow_tasks.answer(services, workflow_tasks.parse("start", payload))
+
+    run_at_once(START, {"tournament_id": tid}, call)
 
 
 @dataclass
@@ -31,14 +45,7 @@ class Driver:
     def run_workflows(self) -> None:
         wf = self.a.workflows
         while wf.pending_starts:
-            tid = wf.pending_starts.popleft()
-            plan = self.services.start.close_registration(tid)
-            if plan.status != "running":
-                continue
-            tables: list[str] = []
-            for batch in plan.batches:
-                tables += self.services.start.seat_batch(tid, batch).tables
-            self.services.start.deal_first_hands(tid, tables)
+            run_start_workflow(self.services, wf.pending_starts.popleft())
 
     def drain_coordinator(self) -> int:
         n = 0

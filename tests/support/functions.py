@@ -17,6 +17,7 @@ from tourney.entrypoints import dependencies
 from tourney.services.bootstrap import Services, bootstrap_memory
 from tourney.services.commands import CreateTournament
 
+from tests.support.driver import run_start_workflow
 from tests.support.events import FakeContext
 
 
@@ -68,9 +69,5 @@ def running(services: Services, clock: FrozenClock, players: int = 4, tid: str =
         services.registration.register(tid, name)
     clock.set(services.adapters.store.tournaments.get(tid).start_at)
     services.start.start_due(tid)
-    plan = services.start.close_registration(tid)
-    tables: list[str] = []
-    for batch in plan.batches:
-        tables += services.start.seat_batch(tid, batch).tables
-    services.start.deal_first_hands(tid, tables)
-    return tid, tables[0]
+    run_start_workflow(services, tid)
+    return tid, services.adapters.store.tables.list(tid)[0].table_id

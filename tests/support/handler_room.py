@@ -40,6 +40,7 @@ from tourney.adapters.memory import (
 from tourney.entrypoints import dependencies, observability
 from tourney.services.bootstrap import Services, bootstrap
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
+from tourney.simulation.workflow_run import run_at_once
 
 from functions.admin.app import app as admin_app
 from functions.admin.app import handler as admin_handler
@@ -51,6 +52,7 @@ from functions.start_tasks.app import handler as start_tasks_handler
 from functions.sweeper.app import handler as sweeper_handler
 from functions.timeouts.app import handler as timeouts_handler
 from functions.watchdog.app import handler as watchdog_handler
+from infra.workflow_states import START
 from tests.support.events import FakeContext, answer_json, http_event, sqs_event, sqs_record
 
 OPERATOR = "op"
@@ -139,18 +141,16 @@ class Room:
         return answer
 
     def run_start_workflows(self) -> list[str]:
-        """Run each start workflow execution the services started: close, then the Map states over the batches."""
+        """Run each start workflow execution the services started: its description, each task through ``start_tasks``.
+
+        The tables of the tournaments started.
+        """
         tables: list[str] = []
         pending = self.adapters.workflows.pending_starts
         while pending:
             tid = pending.popleft()
-            plan = self.step({"step": "close_registration", "tournament_id": tid})
-            if plan["status"] != "running":
-                continue
-            for batch in plan["batches"]:
-                tables += self.step({"step": "seat_batch", "tournament_id": tid, "batch": batch})["tables"]
-            for batch in plan["batches"]:
-                self.step({"step": "deal_first_hands", "tournament_id": tid, "batch": batch})
+            run_at_once(START, {"tournament_id": tid}, lambda step, payload: self.step(payload))
+            tables += [record.table_id for record in self.adapters.store.tables.list(tid)]
         return tables
 
     def sweep(self) -> dict[str, Any]:

@@ -31,15 +31,17 @@ import heapq
 import itertools
 import math
 from collections import deque
-from collections.abc import Callable, Generator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from infra import wiring
+from infra.workflow_states import DEFINITIONS, RETRY
 from tourney.adapters.memory import MemoryStore
 from tourney.adapters.memory_chat import MemoryChatLog
 from tourney.domain.errors import IGNORED_BY_TRIGGERS, TourneyError
+from tourney.entrypoints import workflow_tasks
 from tourney.services.bootstrap import Services, bootstrap
 from tourney.services.messages import (
     DEDUPLICATION_WINDOW_SECONDS,
@@ -52,6 +54,7 @@ from tourney.services.messages import (
 from tourney.services.records import Record
 from tourney.simulation.faults import NO_FAULTS, CrashPoint, FaultPlan
 from tourney.simulation.permissions import AccessDenied, ChatLogAs, Grants, StoreAs, View
+from tourney.simulation.workflow_run import CAUGHT, Map, Task, Wait, Workflow, interpret
 
 if TYPE_CHECKING:
     from tourney.simulation.aws.delivery import FifoBatches
@@ -65,8 +68,8 @@ DELIVERY_SECONDS = 0.05
 """From a send to its consumer's invocation (SQS and Lambda polling)."""
 TASK_SECONDS = 0.05
 """From one workflow state to the next task's invocation."""
-TASK_RETRY = (float(wiring.TASK_RETRY_SECONDS), wiring.TASK_RETRY_BACKOFF, 1 + wiring.TASK_RETRY_ATTEMPTS)
-"""A workflow task's retry policy: first interval (s), backoff rate, attempts in all (``infra/workflows.py``)."""
+TASK_RETRY = (float(RETRY.interval_seconds), RETRY.backoff_rate, 1 + RETRY.max_attempts)
+"""A workflow task's retry policy: first interval (s), backoff rate, attempts in all (``infra/workflow_states.py``)."""
 
 _MICROSECOND = timedelta(microseconds=1)
 
@@ -88,40 +91,6 @@ def _rate_seconds(expression: str) -> float:
     """``rate(15 minutes)`` -> 900.0."""
     number, unit = expression.removeprefix("rate(").removesuffix(")").split()
     return float(number) * {"minute": 60, "minutes": 60, "hour": 3_600, "hours": 3_600}[unit]
-
-
-@dataclass
-class Task:
-    """A workflow's Lambda task (``step`` of its task function).
-
-    ``catch``: once its retries are spent, the workflow receives :data:`CAUGHT` instead of failing
-    (a ``Catch`` on ``States.ALL``).
-    """
-
-    step: str
-    call: Callable[[], Any]
-    catch: bool = False
-
-
-CAUGHT = object()
-"""What a task with a ``Catch`` answers when it failed and its retries are spent."""
-
-
-@dataclass
-class Wait:
-    seconds: float
-
-
-@dataclass
-class Map:
-    """A workflow's Map state: one ``step`` task per call, at most ``concurrency`` at once; answers in order."""
-
-    step: str
-    calls: list[Callable[[], Any]]
-    concurrency: int
-
-
-Workflow = Generator[Task | Wait | Map, Any, None]
 
 
 @dataclass
@@ -814,16 +783,17 @@ class _Workflows:
 
     def start_tournament(self, tournament_id: str) -> None:
         self._may_start("start")
-        self._cloud.execute(f"start-{tournament_id}", "start", start_workflow(self._cloud.services, tournament_id))
+        body = run_workflow(self._cloud.services, "start", tournament_id)
+        self._cloud.execute(f"start-{tournament_id}", "start", body)
 
     def start_again(self, tournament_id: str) -> None:
         self._may_start("start")
-        body = start_workflow(self._cloud.services, tournament_id)
+        body = run_workflow(self._cloud.services, "start", tournament_id)
         self._cloud.execute(f"start-{tournament_id}-{self._stamp()}", "start", body)
 
     def recover(self, tournament_id: str) -> None:
         self._may_start("recovery")
-        body = recovery_workflow(self._cloud.services, tournament_id)
+        body = run_workflow(self._cloud.services, "recovery", tournament_id)
         self._cloud.execute(f"recover-{tournament_id}-{self._stamp()}", "recovery", body)
 
     def _stamp(self) -> str:
@@ -878,49 +848,13 @@ def charge_player_posts(run: Invocation, player_id: str) -> None:
     charge(run, player_id)
 
 
-# -- the workflows, state by state as infra/workflows.py declares them ------------------
+# -- the workflows, as infra/workflow_states.py describes them ------------------------------
 
 
-def start_workflow(services: Services, tid: str) -> Workflow:
-    """``WorkflowStart``: CloseRegistration -> Cancelled? -> SeatBatches (Map) -> DealFirstHands (Map)."""
-    start = services.start
-    plan = yield Task("close_registration", lambda: start.close_registration(tid))
-    if plan is None or plan.status == "cancelled":
-        return
-    concurrency = wiring.MAP_CONCURRENCY
-    yield Map("seat_batch", [functools.partial(start.seat_batch, tid, b) for b in plan.batches], concurrency)
-    yield Map("deal_first_hands", [functools.partial(_deal_batch, services, tid, b) for b in plan.batches], concurrency)
+def run_workflow(services: Services, workflow: str, tid: str) -> Workflow:
+    """An execution of ``workflow`` for ``tid``: its description run, each task a step of its task function."""
 
+    def call(step: str, payload: dict[str, Any]) -> dict[str, Any]:
+        return workflow_tasks.answer(services, workflow_tasks.parse(workflow, payload))
 
-def _deal_batch(services: Services, tid: str, batch: int) -> Any:
-    """``DealBatch``: the batch's tables are what ``seat_batch`` wrote (``functions/start_tasks``)."""
-    start = services.start
-    return start.deal_first_hands(tid, start.seat_batch(tid, batch).tables)
-
-
-def recovery_workflow(services: Services, tid: str) -> Workflow:
-    """``WorkflowRecovery``: CancelHands -> TryRestart, every minute until restarted or 20 minutes -> Compensate.
-
-    Compensate is called again while it answers ``more``, waits out a window still open (``retry``),
-    and, failed with its retries spent, is caught and tried again after the minute's wait.
-    """
-    recovery = services.recovery
-    yield Task("cancel_hands", lambda: recovery.cancel_hands(tid))
-    while True:
-        step = yield Task("try_restart", lambda: recovery.try_restart(tid))
-        outcome = step.outcome if step is not None else "nothing"
-        if outcome in ("restarted", "nothing"):
-            return
-        if outcome == "compensate":
-            break
-        yield Wait(wiring.RECOVERY_RETRY_SECONDS)
-    while True:
-        step = yield Task("compensate", lambda: recovery.compensate(tid), catch=True)
-        if step is CAUGHT:
-            yield Wait(wiring.RECOVERY_RETRY_SECONDS)  # WaitBeforeCompensating
-        elif step is not None and getattr(step, "more", False) is True:
-            continue
-        elif step is not None and getattr(step, "outcome", "") == "retry":
-            yield Wait(float(getattr(step, "seconds_left", 0) or 0))  # WaitForWindow
-        else:
-            return
+    return interpret(DEFINITIONS[workflow], {"tournament_id": tid}, call)

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
+from infra.workflow_states import DEFINITIONS
+
 
 @dataclass
 class FaultCounts:
@@ -169,8 +171,8 @@ class FaultPlan:
         return False
 
 
-STEPS = frozenset({"close_registration", "seat_batch", "deal_first_hands", "cancel_hands", "try_restart", "compensate"})
-"""The workflows' task steps (``simulation/cloud.py``, ``infra/workflows.py``); any other target is a function."""
+STEPS = frozenset(step for definition in DEFINITIONS.values() for step in definition.steps)
+"""The workflows' task steps (``infra/workflow_states.py``); any other target is a function."""
 
 
 def _is_step(target: str) -> bool:
