@@ -286,7 +286,7 @@ class ChatMessage(Request):
 ClientMessage = Annotated[SubscribeMessage | ActMessage | ChatMessage, Field(discriminator="action")]
 
 
-# -- Step Functions task inputs (infra/workflows.py: {"step": ..., "tournament_id": ..., ...}) ---------------------
+# -- Step Functions task inputs (infra/workflow_states.py: {"step": ..., "tournament_id": ..., ...}) ---------------
 
 
 class Task(BaseModel):
@@ -305,11 +305,10 @@ class SeatBatchTask(Task):
 
 
 class DealFirstHandsTask(Task):
-    """Deal at the tables of one batch (``batch``, as the Map state passes it) or at the tables named."""
+    """Deal at the tables of one batch (``batch``, as the Map state passes it)."""
 
     step: Literal["deal_first_hands"]
-    batch: Annotated[int, Field(ge=0)] | None = None
-    tables: list[str] | None = None
+    batch: Annotated[int, Field(ge=0)]
 
 
 StartTask = Annotated[CloseRegistrationTask | SeatBatchTask | DealFirstHandsTask, Field(discriminator="step")]

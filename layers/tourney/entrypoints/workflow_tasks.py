@@ -45,8 +45,7 @@ def seat_batch(services: Services, task: SeatBatchTask) -> dict[str, Any]:
 def deal_first_hands(services: Services, task: DealFirstHandsTask) -> dict[str, Any]:
     start = services.start
     # The Map passes the batch: its tables are what seat_batch wrote (seat_batch is idempotent: it finds them).
-    tables = task.tables if task.tables is not None else start.seat_batch(task.tournament_id, task.batch or 0).tables
-    return start.deal_first_hands(task.tournament_id, tables).to_dict()
+    return start.deal_first_hands(task.tournament_id, start.seat_batch(task.tournament_id, task.batch).tables).to_dict()
 
 
 def cancel_hands(services: Services, task: CancelHandsTask) -> dict[str, Any]:
