@@ -18,11 +18,12 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from tourney.domain.errors import AlreadyStarted, NotFound, NotStartedYet, StaleVersion
+from tourney.domain.errors import AlreadyStarted, NotFound, NotStartedYet
 from tourney.domain.ledger import pool_account
 from tourney.domain.registration import (
     ENTERED,
@@ -32,7 +33,8 @@ from tourney.domain.registration import (
     starts_when_full,
     too_few_to_start,
 )
-from tourney.domain.seating import draw_start
+from tourney.domain.seating import TableSeating, draw_start
+from tourney.domain.structure import TournamentConfig
 from tourney.domain.table import Table, TimeBank
 from tourney.domain.tournament import TournamentState, entry_contribution
 from tourney.services.dealer import publish_orders
@@ -360,37 +362,41 @@ class StartService:
         now = d.clock.now()
         written: list[str] = []
         for seating in plan.tables:
-            table_id = str(seating.table)
-            written.append(table_id)
-            try:
-                store.tables.get(tid, table_id)
-                continue
-            except NotFound:
-                pass
-            table = Table(seating.table, config.seats_per_table)
-            for seat, player in seating.seats:
-                table.seat_player(player, seat, config.starting_stack, bank=TimeBank(config.time_bank_seconds))
-            if len(table.active) >= 2:
-                table.draw_button(rng=d.rng)  # a lone player's table draws when a second player arrives
-            uow = store.unit_of_work()
-            uow.save(
-                TableRecord(
-                    tid,
-                    table_id,
-                    table,
-                    level=1,
-                    updated_at=now,
-                    decision_seconds=config.decision_seconds,
-                    away_seconds=config.away_decision_seconds,
-                )
-            )
-            for _, player in seating.seats:
-                uow.save(EntrantRecord(tid, player, entry_contribution(player, config), table_id))
-            try:
-                uow.commit()
-            except StaleVersion:
-                store.tables.get(tid, table_id)  # written by a retry of this step meanwhile: fine
+            written.append(str(seating.table))
+            # A commit that lost (a retry of this step wrote the table meanwhile, or a throttled transaction)
+            # reads again: the table is there, or it is written now.
+            retrying(d, functools.partial(self._seat_table, tid, config, seating, now))
         return BatchSeated(tid, batch, tuple(written))
+
+    def _seat_table(self, tid: str, config: TournamentConfig, seating: TableSeating, now: datetime) -> None:
+        """Write one table of the draw with its button drawn, and its entrants; nothing when it is written."""
+        store = self._d.store
+        table_id = str(seating.table)
+        try:
+            store.tables.get(tid, table_id)
+            return
+        except NotFound:
+            pass
+        table = Table(seating.table, config.seats_per_table)
+        for seat, player in seating.seats:
+            table.seat_player(player, seat, config.starting_stack, bank=TimeBank(config.time_bank_seconds))
+        if len(table.active) >= 2:
+            table.draw_button(rng=self._d.rng)  # a lone player's table draws when a second player arrives
+        uow = store.unit_of_work()
+        uow.save(
+            TableRecord(
+                tid,
+                table_id,
+                table,
+                level=1,
+                updated_at=now,
+                decision_seconds=config.decision_seconds,
+                away_seconds=config.away_decision_seconds,
+            )
+        )
+        for _, player in seating.seats:
+            uow.save(EntrantRecord(tid, player, entry_contribution(player, config), table_id))
+        uow.commit()
 
     def deal_first_hands(self, tid: str, tables: Sequence[str]) -> HandsDealt:
         """Deal the first hand at ``tables``; the first deal of the tournament starts its clock (rule 17)."""
