@@ -123,29 +123,6 @@ class StartPlan(Message):
     refunded: int = 0
 
 
-class SeatBatch(Message):
-    """A start workflow step: write the tables of one batch and draw their buttons."""
-
-    kind: Literal["seat_batch"] = "seat_batch"
-    tournament_id: str = Field(min_length=1)
-    batch: int = Field(ge=0)
-
-
-class DealFirstHands(Message):
-    """A start workflow step: deal the first hand at these tables (``started_at`` is the first of them)."""
-
-    kind: Literal["deal_first_hands"] = "deal_first_hands"
-    tournament_id: str = Field(min_length=1)
-    tables: list[str]
-
-
-class Recover(Message):
-    """The recovery workflow's input and each step's: the tournament terminated (docs/rules.md, rule 17)."""
-
-    kind: Literal["recover"] = "recover"
-    tournament_id: str = Field(min_length=1)
-
-
 TimerMessage = Annotated[TimeoutDue | RebuyDue, Field(discriminator="kind")]
 CoordinationMessage = Annotated[HandEnded | RebuyClosed, Field(discriminator="kind")]
 
@@ -184,14 +161,11 @@ def parse_coordination(raw: str | bytes | dict[str, Any]) -> HandEnded | RebuyCl
 __all__ = [
     "DEDUPLICATION_WINDOW_SECONDS",
     "CoordinationMessage",
-    "DealFirstHands",
     "HandEnded",
     "Message",
     "QueueMessage",
     "RebuyClosed",
     "RebuyDue",
-    "Recover",
-    "SeatBatch",
     "StartPlan",
     "StartTournament",
     "TimeoutDue",
