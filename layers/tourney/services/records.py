@@ -76,7 +76,7 @@ class TournamentRecord:
     """The last restart after a termination (the watchdog's, or an operator's within the 20 minutes)."""
     restarted_by: str = ""
     restart_reason: str = ""
-    recovery_seen_at: datetime | None = None
+    workflow_seen_at: datetime | None = None
     """The last sign of life of the workflow in charge: a recovery step for the current termination, or the
     watchdog's last request of the start workflow again for a start that failed (each re-requested when quiet)."""
     cancelled_by: str = ""

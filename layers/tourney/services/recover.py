@@ -142,7 +142,7 @@ def terminate_running(deps: Deps, t: TournamentRecord, by: str, reason: str, now
         terminated_at=now,
         terminated_by=by,
         termination_reason=reason,
-        recovery_seen_at=None,
+        workflow_seen_at=None,
     )
     uow = deps.store.unit_of_work()
     uow.save(ended)
@@ -235,7 +235,7 @@ class RecoveryService:
         return RecoveryStep(tid, "cancelled", cancelled_hands=cancelled)
 
     def _seen(self, tid: str) -> TournamentRecord | None:
-        """A recovery step ran: the terminated tournament with ``recovery_seen_at`` now (None: not terminated).
+        """A recovery step ran: the terminated tournament with ``workflow_seen_at`` now (None: not terminated).
 
         The watchdog requests the workflow again when no step has been seen
         for ``RECOVERY_QUIET`` (a lost start, or an execution that failed).
@@ -246,7 +246,7 @@ class RecoveryService:
             t = d.store.tournaments.get(tid)
             if t.status is not TournamentStatus.TERMINATED or t.ended_at is not None:
                 return None
-            seen = replace(t, recovery_seen_at=d.clock.now())
+            seen = replace(t, workflow_seen_at=d.clock.now())
             uow = d.store.unit_of_work()
             uow.save(seen)
             uow.commit()
@@ -536,7 +536,7 @@ class RecoveryService:
 
         A task whose retries are spent fails the execution; registration is closed and the money in the
         pool, so the tournament must start. Incomplete: a table of the draw not written yet, or one that
-        can deal and never did. Requested at most every ``START_QUIET``, stamped as ``recovery_seen_at``.
+        can deal and never did. Requested at most every ``START_QUIET``, stamped as ``workflow_seen_at``.
         """
         if t.closed_at is None or start_given_up(t, now):
             return False  # given up: the sweeper refunds it (rule 17.6)
@@ -545,7 +545,7 @@ class RecoveryService:
             not r.closed and not r.halted and r.table.hand_number == 0 and len(r.table.active) >= 2 for r in tables
         ):
             return False
-        last = t.recovery_seen_at or t.closed_at
+        last = t.workflow_seen_at or t.closed_at
         if now - last < START_QUIET or not self._stamp_seen(t, now, lambda c: c.status is TournamentStatus.RUNNING):
             return False
         self._d.workflows.start_again(t.tournament_id)
@@ -558,7 +558,7 @@ class RecoveryService:
         every ``RECOVERY_QUIET`` while nothing answers; starting the workflow
         is idempotent, and so is each of its steps.
         """
-        last = t.recovery_seen_at or t.terminated_at or now
+        last = t.workflow_seen_at or t.terminated_at or now
         if now - last < RECOVERY_QUIET:
             return False
         if not self._stamp_seen(t, now, lambda c: c.status is TournamentStatus.TERMINATED and c.ended_at is None):
@@ -567,7 +567,7 @@ class RecoveryService:
         return True
 
     def _stamp_seen(self, t: TournamentRecord, now: datetime, still: Callable[[TournamentRecord], bool]) -> bool:
-        """Stamp ``recovery_seen_at`` now if the tournament read again is ``still`` as found (a conditional write)."""
+        """Stamp ``workflow_seen_at`` now if the tournament read again is ``still`` as found (a conditional write)."""
         d = self._d
 
         def stamp() -> bool:
@@ -575,7 +575,7 @@ class RecoveryService:
             if not still(current):
                 return False
             uow = d.store.unit_of_work()
-            uow.save(replace(current, recovery_seen_at=now))
+            uow.save(replace(current, workflow_seen_at=now))
             uow.commit()
             return True
 
