@@ -1,9 +1,10 @@
 """A player who busts while the tournament runs is told their place at the table, and a player moved to another
-table follows there by themselves (the ``moved`` push, docs/interfaces.md; docs/rules.md, rules 12 and 13).
+table follows there by themselves and is told why (the ``moved`` push, docs/interfaces.md; docs/rules.md, rules 12
+and 13).
 
 Four players at two tables of three seats: the two at table 1 go all in against each other over HTTP until one
-busts; the other, alone at table 1, moves to table 2. Each of the two watches table 1 in a browser, one at a phone's
-size and one at a desktop's.
+busts; the three left fit on one table, so table 1 is broken and the other, alone there, moves to table 2. Each of
+the two watches table 1 in a browser, both at a phone's size, then both at a desktop's.
 """
 
 from __future__ import annotations
@@ -12,30 +13,34 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+
 from infra.local.runtime import LocalRuntime
 from tests.browser.conftest import DESKTOP, PHONE, Pages
 from tests.e2e.seeding import PATIENCE, call, create, fund, register
 
 OPERATOR = "opal"
-PLAYERS = ("fay", "gus", "hal", "ivy")
+NAMES = ("fay", "gus", "hal", "ivy")
+VIEWPORTS = {"phone": PHONE, "desktop": DESKTOP}
 
 
-def seed_two_tables(stack: LocalRuntime) -> str:
-    """A freezeout of the four players at two tables of two (three seats each), dealing: its id."""
-    fund(stack, OPERATOR, *PLAYERS, amount=50_000)
+def seed_two_tables(stack: LocalRuntime, size: str) -> str:
+    """A freezeout of four players of this size's run at two tables of two (three seats each), dealing: its id."""
+    players = [f"{name}-{size}" for name in NAMES]
+    fund(stack, OPERATOR, *players, amount=50_000)
     window = 8
     for attempt in range(4):
-        tid = f"follow-{attempt}"
+        tid = f"follow-{size}-{attempt}"
         start = (datetime.now(UTC) + timedelta(seconds=window)).replace(microsecond=0)
         create(stack, OPERATOR, tid, start, decision_seconds=300, starting_stack=10_000, seats_per_table=3)
-        if register(stack, tid, *PLAYERS) and datetime.now(UTC) < start:
+        if register(stack, tid, *players) and datetime.now(UTC) < start:
             break
         window *= 2
     else:
         raise AssertionError("four players could not register before the start, four times")
     deadline = time.monotonic() + window + PATIENCE
     while True:
-        status, view = call(stack, "GET", f"/tournaments/{tid}/tables/1", stack.token(PLAYERS[0]))
+        status, view = call(stack, "GET", f"/tournaments/{tid}/tables/1", stack.token(players[0]))
         if status == 200 and view.get("to_act"):
             return tid
         assert time.monotonic() < deadline, f"table 1 of {tid} did not deal: {status} {view}"
@@ -79,16 +84,17 @@ def all_in_until_one_busts(stack: LocalRuntime, tid: str, players: list[str]) ->
     raise AssertionError("nobody busted at table 1")
 
 
-def test_a_player_who_busts_is_told_their_place_and_the_one_left_alone_follows_to_the_other_table(
-    stack: LocalRuntime, pages: Pages
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_player_who_busts_is_told_their_place_and_the_one_left_alone_follows_to_the_other_table_told_it_broke(
+    stack: LocalRuntime, pages: Pages, size: str
 ) -> None:
-    # Given four players at two tables, the two at table 1 each watching it, at a phone's and a desktop's size
-    tid = seed_two_tables(stack)
+    # Given four players at two tables, the two at table 1 each watching it at the same size (a phone's, a desktop's)
+    tid = seed_two_tables(stack, size)
     here = [s["player"] for s in table_view(stack, tid)["seats"]]
     assert len(here) == 2, here
     page_of = {}
-    for player, viewport in zip(here, (PHONE, DESKTOP), strict=True):
-        page = pages.signed_in(player, viewport=viewport)
+    for player in here:
+        page = pages.signed_in(player, viewport=VIEWPORTS[size])
         page.goto(f"{stack.urls['app']}#/t/{tid}/table/1")
         page.locator(f".seat[data-player='{player}']").wait_for()
         page_of[player] = page
@@ -96,12 +102,13 @@ def test_a_player_who_busts_is_told_their_place_and_the_one_left_alone_follows_t
     out = all_in_until_one_busts(stack, tid, here)
     left = next(p for p in here if p != out)
     # Then the one out is told their place while the tournament runs on (four players: fourth)
-    page_of[out].locator(".placed.banner", has_text="You finished 4th").wait_for()
+    page_of[out].get_by_role("alert").filter(has_text="You finished 4th").wait_for()
     _, details = call(stack, "GET", f"/tournaments/{tid}", stack.token(OPERATOR))
     assert details["status"] == "running"
-    # And the one left alone at table 1 is moved to table 2, and their page opens it and says why
+    # And table 1 is broken (the three left fit on one table): the one left there is moved to table 2, and their
+    # page opens it and says at the new table that they moved there because table 1 was broken
     follower = page_of[left]
     follower.wait_for_url(f"**#/t/{tid}/table/2")
     follower.locator(f".seat[data-player='{left}']").wait_for()
-    follower.locator(".banner.moved", has_text="You moved to table 2").wait_for()
+    follower.get_by_role("status").filter(has_text="You moved to table 2 (table 1 was broken).").wait_for()
     assert follower.get_by_text("You are watching this table.").count() == 0

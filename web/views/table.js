@@ -12,7 +12,12 @@ import { every, notice, problem, say } from "./common.js";
 import { actionText, clockText, decisionClock, logLines, preActionMove, sizePresets } from "./table-parts.js";
 
 const PRE_ACTIONS = [["check_fold", "Check/Fold"], ["call_any", "Call any"], ["fold_any", "Fold to any bet"]];
-const MOVE_REASONS = { balancing: "to balance the tables", breaking: "this table was broken", lone_player: "this table had no one else" };
+/** Why a player moved, said at the table they moved to: it names the table they left ("" when unknown). */
+const MOVE_REASONS = {
+  balancing: () => "to balance the tables",
+  breaking: (from) => (from ? `table ${from} was broken` : "your table was broken"),
+  lone_player: (from) => (from ? `table ${from} had no one else` : "your table had no one else"),
+};
 
 export function renderTable(main, ctx, tid, tableId) {
   const me = ctx.session.player;
@@ -176,7 +181,7 @@ export function renderTable(main, ctx, tid, tableId) {
       }
       showResult().catch(() => {});
     } else if (frame.event === "moved" && who === me) {
-      follow(String(frame.table), frame.reason);
+      follow(String(frame.table), frame.reason, frame.from_table);
     } else if (frame.event === "disqualified") {
       fill(results, h("p", { class: "banner error" }, `You were disqualified: ${frame.reason}`));
     } else if (frame.event === "muted" || frame.event === "unmuted") {
@@ -185,10 +190,10 @@ export function renderTable(main, ctx, tid, tableId) {
   }
 
   /** Open the table where the player now sits, saying why at the new table. */
-  function follow(table, reason) {
+  function follow(table, reason, from = tableId) {
     if (following || String(table) === String(tableId)) return;
     following = true;
-    const why = MOVE_REASONS[reason] ? ` (${MOVE_REASONS[reason]})` : "";
+    const why = MOVE_REASONS[reason] ? ` (${MOVE_REASONS[reason](from == null ? "" : String(from))})` : "";
     ctx.flash = `You moved to table ${table}${why}.`;
     window.location.hash = `#/t/${seg(tid)}/table/${seg(table)}`;
   }
