@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 from tourney.cli import main
-from tourney.simulation.aws.model import AwsModel
+from tourney.domain.errors import StaleVersion
+from tourney.simulation.aws.model import AwsModel, Throttled
 from tourney.simulation.aws.records import StoredItem
 from tourney.simulation.aws.requests import Request
-from tourney.simulation.cloud import Cloud, Map
+from tourney.simulation.cloud import Cloud, InvocationError, Map
 
 from bench.capacity import measure_capacity, template_limits
 
@@ -187,3 +188,23 @@ def test_deliveries_throttled_at_once_wait_in_line_for_a_slot_not_all_retrying_a
     assert reserved == 100 and model.concurrency["timeouts"].peak == reserved
     assert handled == list(range(1_000))
     assert model.concurrency["timeouts"].throttled < 2 * (1_000 - reserved)
+
+
+def test_a_request_throttled_past_the_services_retries_fails_the_invocation_and_a_lost_race_is_a_defect() -> None:
+    # Given the cloud with AWS modeled
+    cloud = Cloud(START, aws=AwsModel(limits=template_limits()))
+
+    def throttled() -> None:
+        try:
+            raise Throttled("TransactWriteItems of 10 items: throttled")
+        except Throttled as lost:
+            raise StaleVersion("the transaction lost a race") from lost
+
+    def lost_a_race() -> None:
+        raise StaleVersion("version 3 is stale")
+
+    # When a task's transaction stays throttled through its retries, Then the invocation failed (its trigger retries)
+    assert cloud.invoke("start_tasks", throttled) == (False, None)
+    # And a race lost with nothing throttled, past every retry, is still a defect the harness reports
+    with pytest.raises(InvocationError):
+        cloud.invoke("start_tasks", lost_a_race)

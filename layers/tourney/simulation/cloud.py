@@ -87,6 +87,16 @@ class InvocationError(AssertionError):
     """A function raised what no trigger expects: a defect."""
 
 
+def _caused_by(error: BaseException, kind: type[BaseException]) -> bool:
+    """Whether ``kind`` is in ``error``'s chain of causes (a lost race that was a throttled request, say)."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, kind):
+            return True
+        seen = seen.__cause__
+    return False
+
+
 def _rate_seconds(expression: str) -> float:
     """``rate(15 minutes)`` -> 900.0."""
     number, unit = expression.removeprefix("rate(").removesuffix(")").split()
@@ -400,6 +410,10 @@ class Cloud:
             return inner(function, call)
         except (Failure, ItemTooLarge):
             return False, None
+        except InvocationError as error:
+            if _caused_by(error, Failure):
+                return False, None  # throttled past the service's own retries: it fails, its trigger retries
+            raise
         finally:
             self._run = outer
             self.last_end = aws.finish(run)
