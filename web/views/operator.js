@@ -506,6 +506,7 @@ export function renderOperatorTournament(main, ctx, tid) {
   const stackDelta = num({ min: -1_000_000_000, max: 1_000_000_000 });
   const stackReason = h("input", { type: "text", maxlength: 500 });
   const pick = h("select", {});
+  let shownNames = new Map(); // account id -> screen name (the standings' name: the id when none was chosen)
   const playerStatus = notice();
   const playerAct = async (call, label) => {
     if (!pick.value) return;
@@ -527,7 +528,7 @@ export function renderOperatorTournament(main, ctx, tid) {
   }, "Stack adjusted (between hands)");
   const disqualify = async () => {
     if (!pick.value) return;
-    const player = pick.value;
+    const player = shownNames.get(pick.value) || pick.value;
     const given = await confirmWithReason({ title: `Disqualify ${player}?`, confirm: "Yes, disqualify",
       detail: `${player} leaves the tournament at once: their chips are removed and they win no prize. This cannot be undone.`,
       reason: stackReason.value.trim() });
@@ -572,7 +573,9 @@ export function renderOperatorTournament(main, ctx, tid) {
           onclick: () => act("restart", "Restarted") }, "Restart"));
       if (s && s.players.length) {
         const chosen = pick.value;
-        fill(pick, s.players.map((p) => h("option", { value: p.player, selected: p.player === chosen }, `${p.player} (${chips(p.chips)}, table ${p.table})`)));
+        shownNames = new Map(s.players.map((p) => [p.player, p.name || p.player]));
+        fill(pick, s.players.map((p) => h("option", { value: p.player, selected: p.player === chosen },
+          `${shownNames.get(p.player)} (${chips(p.chips)}, table ${p.table})`)));
         if (!players.contains(playerForm)) fill(players, playerForm);
         fill(chat, h("div", { class: "buttons wrap" }, tables.map((t) => h("button", { type: "button", onclick: () => loadChat(t) }, `Chat at table ${t}`))));
       } else {
