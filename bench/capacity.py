@@ -240,7 +240,7 @@ class CapacityRun(Simulation):
         ended = self.hand_ends.pop(table, None)
         if ended is not None and number > ended[0]:
             self.hand_gaps.append(now - ended[1])
-        elif self.dealing_hand.get(table) == number - 1:  # the write that ended the hand dealt the next (a table's own deal)
+        elif self.dealing_hand.get(table) == number - 1:  # the write that ended the hand dealt the next: its own deal
             self.hand_gaps.append(0.0)
         self.dealing_hand[table] = number
 
