@@ -30,14 +30,15 @@ chromium:
 	@test -x $(CHROMIUM) || { $(SUDO) apt-get update -q && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
 
 # Playwright's sync API keeps an event loop running in the process that drives the browser, and the
-# local-stack tests call asyncio.run(): the browser tests run in a pytest process of their own.
+# local-stack tests call asyncio.run(): the browser tests run in pytest processes of their own, two at once
+# (most of a browser test is waiting for a page or a bot: two halve the run).
 test: setup chromium lint typecheck
 	$(BIN)/pytest -n 2 --ignore=tests/browser
-	$(BIN)/pytest tests/browser
+	$(BIN)/pytest -n 2 tests/browser
 
 test-all: setup chromium
 	$(BIN)/pytest -n 2 -m "" --ignore=tests/browser
-	$(BIN)/pytest tests/browser -m ""
+	$(BIN)/pytest -n 2 tests/browser -m ""
 
 unit: setup
 	$(BIN)/pytest tests/unit
@@ -55,7 +56,7 @@ e2e: setup
 	$(BIN)/pytest tests/e2e
 
 browser: setup chromium
-	$(BIN)/pytest tests/browser
+	$(BIN)/pytest -n 2 tests/browser
 
 screenshots: setup chromium
 	$(BIN)/python -m tests.browser.screenshots docs/screenshots
