@@ -37,9 +37,9 @@ from datetime import datetime
 from typing import Any
 
 from tourney.domain.clock import TournamentClock
-from tourney.domain.structure import BlindLevel
+from tourney.domain.structure import MAX_SEATS, BlindLevel
 
-NEVER = 99
+NEVER = MAX_SEATS + 1
 """``gives_from`` when no table gives: more players than any table seats."""
 
 
