@@ -228,8 +228,12 @@ class Cloud:
         self.workflows = _Workflows(self)
         self.pushes = _Pushes(self)
         self.on_armed: Callable[[TimeoutDue, float], None] = lambda message, delay: None
+        self.services: Services = self._compose(faults)
+
+    def _compose(self, faults: FaultPlan) -> Services:
+        """The services on the cloud's adapters, reaching the store as the running function may (metered with AWS)."""
         store: Any = self._store_as
-        if aws is not None:
+        if self.aws is not None:
             from tourney.simulation.aws.store import MeteredStore
 
             store = MeteredStore(self._store_as, lambda: self._run)
