@@ -237,7 +237,7 @@ class Cloud:
             from tourney.simulation.aws.store import MeteredStore
 
             store = MeteredStore(self._store_as, lambda: self._run)
-        self.services: Services = bootstrap(
+        return bootstrap(
             store=store,
             pushes=self.pushes,
             timers=self.timers,
