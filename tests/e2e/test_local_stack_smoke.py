@@ -59,20 +59,6 @@ def test_every_function_of_the_template_runs_from_the_repository(stack: LocalRun
     assert all(f.unavailable is None for f in stack.functions)
 
 
-def _services_on_aws_missing() -> bool:
-    from tourney.services import bootstrap
-
-    return not hasattr(bootstrap, "bootstrap_aws")
-
-
-needs_services = pytest.mark.xfail(
-    _services_on_aws_missing(),
-    reason="the composition root has no bootstrap_aws(settings) yet: handlers cannot build their services",
-    strict=True,
-)
-
-
-@needs_services
 def test_lobby_needs_a_token_and_answers_with_one(stack: LocalRuntime) -> None:
     assert call(stack, "GET", "/tournaments") == (401, {"message": "Unauthorized"})
     status, body = call(stack, "GET", "/tournaments", token=stack.token("ann"))
@@ -95,7 +81,6 @@ def test_the_asyncapi_document_is_served_beside_the_openapi_document(stack: Loca
     assert document == committed
 
 
-@needs_services
 def test_websocket_connect_checks_the_token(stack: LocalRuntime) -> None:
     async def scenario() -> None:
         async with aiohttp.ClientSession() as session:

@@ -16,8 +16,8 @@ from tourney.adapters.aws import (
     SystemClock,
     WebSocketPushes,
 )
+from tourney.bootstrap import bootstrap_aws
 from tourney.entrypoints.settings import Settings
-from tourney.services.bootstrap import bootstrap_aws
 from tourney.services.messages import HandEnded, TimeoutDue
 
 from tests.support.aws import REGION, aws, dynamodb  # noqa: F401

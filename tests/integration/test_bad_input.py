@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.entrypoints.limits import MAX_BODY_BYTES, MAX_INT_DIGITS, MAX_JSON_DEPTH, InvalidJson, parse_json
 from tourney.entrypoints.models import MAX_CENTS, MAX_CHIPS, MAX_HAND
-from tourney.services.bootstrap import Services
 
 from functions.admin.app import handler as admin
 from functions.api.app import handler as api

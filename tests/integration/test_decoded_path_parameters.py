@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tourney.services.bootstrap import Services
+from tourney.bootstrap import Services
 
 from functions.admin.app import handler as admin
 from functions.api.app import handler as api

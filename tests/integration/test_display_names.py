@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from tourney.adapters.memory import FrozenClock
-from tourney.services.bootstrap import Services
+from tourney.bootstrap import Services
 
 from functions.api.app import handler as api
 from tests.support.events import FakeContext, answer_json, http_event

@@ -23,11 +23,11 @@ from tourney.adapters.memory import (
     MemoryTimers,
     MemoryWorkflows,
 )
+from tourney.bootstrap import Services, bootstrap
 from tourney.domain.errors import StaleVersion, WaitingListFull
 from tourney.domain.ledger import EXTERNAL, house_account, player_account, pool_account
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.structure import TournamentConfig, TournamentFormat
-from tourney.services.bootstrap import Services, bootstrap
 from tourney.services.commands import CreateTournament
 from tourney.services.records import CounterShard, RegistrationState, TournamentRecord, WaitingList
 

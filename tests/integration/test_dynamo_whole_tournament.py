@@ -20,9 +20,9 @@ from tourney.adapters.memory import (
     MemoryTimers,
     MemoryWorkflows,
 )
+from tourney.bootstrap import bootstrap
 from tourney.domain.ledger import EXTERNAL, house_account, player_account, pool_account
 from tourney.domain.registration import TournamentStatus
-from tourney.services.bootstrap import bootstrap
 from tourney.services.commands import CreateTournament
 from tourney.simulation.bots import Bot, BotChoice, Move, Situation, Style
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.domain import chat as rules
-from tourney.services.bootstrap import Services
 
 from functions.admin.app import handler as admin
 from tests.support.events import FakeContext, answer_json, http_event

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.domain.ledger import HOUSE_ADJUSTMENTS
-from tourney.services.bootstrap import Services
 
 from functions.admin.app import handler as admin
 from tests.support.events import FakeContext, answer_json, http_event

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tourney.adapters.memory import FrozenClock
-from tourney.services.bootstrap import Services
+from tourney.bootstrap import Services
 
 from functions.api.app import handler
 from tests.support.events import FakeContext, answer_json, http_event

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from aws_lambda_powertools.utilities.batch.exceptions import BatchProcessingError
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.entrypoints.dependencies import use_services
-from tourney.services.bootstrap import Services
 from tourney.services.messages import HandEnded
 
 from functions.coordinator.app import handler as coordinator

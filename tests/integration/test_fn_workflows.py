@@ -10,8 +10,8 @@ from datetime import timedelta
 import pytest
 from pydantic import ValidationError
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.domain.registration import TournamentStatus
-from tourney.services.bootstrap import Services
 
 from functions.recovery_tasks.app import handler as recovery_tasks
 from functions.start.app import handler as start

@@ -15,9 +15,9 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from moto.apigatewaymanagementapi.models import apigatewaymanagementapi_backends
 from moto.core import DEFAULT_ACCOUNT_ID
 from tourney.adapters.memory import FrozenClock, MemoryAdapters, MemoryPushes
+from tourney.bootstrap import Services, bootstrap
 from tourney.entrypoints.dependencies import use_services
 from tourney.entrypoints.settings import Settings, use_settings
-from tourney.services.bootstrap import Services, bootstrap
 
 from functions.ws.app import handler
 from tests.support.aws import REGION, aws  # noqa: F401

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from tourney.adapters.memory import FrozenClock
-from tourney.services.bootstrap import Services
+from tourney.bootstrap import Services
 
 from functions.admin.app import handler as admin
 from functions.api.app import handler as api

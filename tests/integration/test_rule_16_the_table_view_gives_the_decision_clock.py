@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from tourney.adapters.memory import FrozenClock
-from tourney.services.bootstrap import Services
+from tourney.bootstrap import Services
 
 from functions.api.app import handler as api
 from tests.support.events import FakeContext, answer_json, http_event

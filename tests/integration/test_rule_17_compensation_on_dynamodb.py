@@ -22,6 +22,7 @@ from tourney.adapters.memory import (
     MemoryTimers,
     MemoryWorkflows,
 )
+from tourney.bootstrap import Services, bootstrap
 from tourney.domain.errors import IdempotencyConflict
 from tourney.domain.ledger import (
     EntryKind,
@@ -32,7 +33,6 @@ from tourney.domain.ledger import (
     pool_account,
     transfer,
 )
-from tourney.services.bootstrap import Services, bootstrap
 from tourney.services.commands import CreateTournament
 
 from tests.support.aws import aws, dynamodb  # noqa: F401

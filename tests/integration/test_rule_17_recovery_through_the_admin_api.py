@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from tourney.adapters.memory import FrozenClock
-from tourney.services.bootstrap import Services
+from tourney.bootstrap import Services
 
 from functions.admin.app import handler as admin
 from tests.support.events import FakeContext, answer_json, http_event

@@ -10,9 +10,9 @@ from datetime import timedelta
 import pytest
 from tourney.adapters.dynamo.chat import DynamoChatLog
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services, bootstrap_memory
 from tourney.domain import chat as rules
 from tourney.domain.errors import StaleVersion
-from tourney.services.bootstrap import Services, bootstrap_memory
 from tourney.services.chat import ChatService
 from tourney.services.commands import CreateTournament
 

@@ -16,8 +16,8 @@ import boto3
 import pytest
 from tourney.adapters.dynamo.schema import IDEMPOTENCY, create_tables
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.domain.ledger import HOUSE_ADJUSTMENTS
-from tourney.services.bootstrap import Services
 
 from functions.admin.app import handler as admin
 from functions.api.app import handler as api

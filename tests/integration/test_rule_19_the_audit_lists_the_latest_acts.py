@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from tourney.adapters.dynamo.store import DynamoStore
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.services.audit import LATEST_ACTS
-from tourney.services.bootstrap import Services
 from tourney.services.records import AuditAct, AuditRecord
 
 from functions.admin.app import handler as admin

@@ -15,8 +15,8 @@ import boto3
 import pytest
 from tourney.adapters.aws import EventBridgeStartScheduler
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services, bootstrap_memory
 from tourney.domain.registration import TournamentStatus
-from tourney.services.bootstrap import Services, bootstrap_memory
 from tourney.services.commands import CreateTournament
 
 from tests.support.aws import REGION, aws  # noqa: F401

@@ -6,9 +6,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from tourney.bootstrap import Services
 from tourney.domain.registration import TournamentStatus
 from tourney.entrypoints import workflow_tasks
-from tourney.services.bootstrap import Services
 from tourney.services.messages import TimeoutDue
 from tourney.simulation.bots import Bot, next_action, pick_style
 from tourney.simulation.workflow_run import run_at_once

@@ -37,8 +37,8 @@ from tourney.adapters.memory import (
     MemoryTimers,
     MemoryWorkflows,
 )
+from tourney.bootstrap import Services, bootstrap
 from tourney.entrypoints import dependencies, observability
-from tourney.services.bootstrap import Services, bootstrap
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
 from tourney.simulation.workflow_run import run_at_once
 

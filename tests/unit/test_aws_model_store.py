@@ -8,9 +8,9 @@ from datetime import timedelta
 
 import pytest
 from tourney.adapters.memory import FrozenClock, MemoryAdapters
+from tourney.bootstrap import Services, bootstrap
 from tourney.domain.errors import StaleVersion
 from tourney.domain.ledger import Account, AccountKind, Entry, EntryKind, Leg
-from tourney.services.bootstrap import Services, bootstrap
 from tourney.services.commands import CreateTournament
 from tourney.simulation.aws.model import AwsModel, Invocation
 from tourney.simulation.aws.records import stored_item

@@ -23,7 +23,7 @@ def test_rule_18_english_and_unplaced_short_chat_are_accepted_other_languages_re
 def test_rule_18_the_language_model_loads_on_the_chat_path_only() -> None:
     # When the services and the WebSocket function's modules are imported, then the detector's model is not
     probe = (
-        "import sys, tourney.services.bootstrap, tourney.adapters.language;"
+        "import sys, tourney.bootstrap, tourney.adapters.language;"
         "print('py3langid' in sys.modules, 'numpy' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout

@@ -11,8 +11,8 @@ import random
 from datetime import UTC, datetime, timedelta
 
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services, bootstrap_memory
 from tourney.domain.ledger import Ledger, house_account, pool_account
-from tourney.services.bootstrap import Services, bootstrap_memory
 from tourney.services.commands import CreateTournament
 
 ANNOUNCE = datetime(2025, 6, 1, 18, 0, tzinfo=UTC)

@@ -26,9 +26,9 @@ from tourney.entrypoints.settings import Settings, settings
 from tourney.entrypoints.wiring import services, use_services
 
 if TYPE_CHECKING:
+    from tourney.bootstrap import Services
     from tourney.services.accounts import AccountsService
     from tourney.services.admin import AdminService
-    from tourney.services.bootstrap import Services
     from tourney.services.lobby import LobbyService
     from tourney.services.play import PlayService
     from tourney.services.register import RegistrationService

@@ -14,12 +14,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from tourney.entrypoints.settings import Settings, settings
 
 if TYPE_CHECKING:
-    from tourney.services.bootstrap import Services
+    from tourney.bootstrap import Services
 
 __all__ = ["services", "use_services"]
 
@@ -30,12 +30,9 @@ _overrides: list[Services] = []
 def _aws_services(config: Settings) -> Services:
     """The services over the AWS adapters for these settings (built once per process on Lambda; once per
     function in the local runtime, where each function's environment differs)."""
-    from tourney.services import bootstrap as root
+    from tourney.bootstrap import bootstrap_aws
 
-    build = getattr(root, "bootstrap_aws", None)
-    if build is None:  # pragma: no cover - until the composition root offers it
-        raise RuntimeError("tourney.services.bootstrap.bootstrap_aws(settings) is needed to run on AWS")
-    return cast("Services", build(config))
+    return bootstrap_aws(config)
 
 
 def services() -> Services:

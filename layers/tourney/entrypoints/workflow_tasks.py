@@ -24,7 +24,7 @@ from tourney.entrypoints.models import (
 )
 
 if TYPE_CHECKING:
-    from tourney.services.bootstrap import Services
+    from tourney.bootstrap import Services
 
 AnyTask = CloseRegistrationTask | SeatBatchTask | DealFirstHandsTask | CancelHandsTask | TryRestartTask | CompensateTask
 

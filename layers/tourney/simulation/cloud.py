@@ -40,9 +40,9 @@ from infra import wiring
 from infra.workflow_states import DEFINITIONS, RETRY
 from tourney.adapters.memory import MemoryStore
 from tourney.adapters.memory_chat import MemoryChatLog
+from tourney.bootstrap import Services, bootstrap
 from tourney.domain.errors import IGNORED_BY_TRIGGERS, TourneyError
 from tourney.entrypoints import workflow_tasks
-from tourney.services.bootstrap import Services, bootstrap
 from tourney.services.messages import (
     DEDUPLICATION_WINDOW_SECONDS,
     HandEnded,

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 from tourney.adapters.memory import FrozenClock
-from tourney.services.bootstrap import Services, bootstrap_memory
+from tourney.bootstrap import Services, bootstrap_memory
 from tourney.services.commands import CreateTournament
 
 from tests.support.driver import Driver

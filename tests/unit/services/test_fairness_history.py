@@ -11,9 +11,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.cli import main
 from tourney.domain import fairness
-from tourney.services.bootstrap import Services
 from tourney.verify_hand import verify_player_history
 
 from tests.support.driver import Driver

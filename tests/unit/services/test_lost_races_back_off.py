@@ -8,8 +8,8 @@ import random
 
 import pytest
 from tourney.adapters.aws import JitteredBackoff
+from tourney.bootstrap import bootstrap_memory
 from tourney.domain.errors import StaleAction, StaleVersion
-from tourney.services.bootstrap import bootstrap_memory
 from tourney.services.tables import retrying
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tourney.adapters.memory import FrozenClock
-from tourney.services.bootstrap import Services
+from tourney.bootstrap import Services
 from tourney.services.messages import HandEnded
 from tourney.services.records import DealingRecord
 from tourney.simulation.aws.records import stored_item

@@ -7,8 +7,8 @@ import random
 from datetime import timedelta
 
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import bootstrap_memory
 from tourney.domain.registration import TournamentStatus
-from tourney.services.bootstrap import bootstrap_memory
 from tourney.services.commands import CreateTournament
 
 from tests.support.driver import Driver

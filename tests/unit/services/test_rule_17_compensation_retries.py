@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 from tourney.adapters.memory import FrozenClock, MemoryStore
+from tourney.bootstrap import Services, bootstrap_memory
 from tourney.domain.errors import StaleVersion
 from tourney.domain.ledger import AccountKind, EntryKind, overlay_account, player_account, pool_account
-from tourney.services.bootstrap import Services, bootstrap_memory
 from tourney.services.commands import CreateTournament
 
 from tests.support.driver import Driver

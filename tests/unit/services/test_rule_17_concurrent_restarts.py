@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.domain.errors import Conflict
 from tourney.domain.registration import TournamentStatus
-from tourney.services.bootstrap import Services
 
 from tests.unit.services.conftest import started
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 from tourney.adapters.memory import FrozenClock
-from tourney.services.bootstrap import Services
+from tourney.bootstrap import Services
 from tourney.services.recover import RECOVERY_QUIET
 
 from tests.unit.services.test_rule_17_termination_defects import started

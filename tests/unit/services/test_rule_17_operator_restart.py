@@ -12,9 +12,9 @@ from datetime import timedelta
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.domain.errors import Conflict
 from tourney.domain.registration import TournamentStatus
-from tourney.services.bootstrap import Services
 
 from tests.support.driver import Driver
 from tests.unit.services.test_rule_17_termination_defects import fold_to_the_end_of_the_hand, started

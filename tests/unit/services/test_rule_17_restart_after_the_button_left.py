@@ -16,10 +16,10 @@ from collections.abc import Callable, Sequence
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.domain.errors import ButtonNotDrawn
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.table import Table
-from tourney.services.bootstrap import Services
 from tourney.services.records import TableRecord
 
 from tests.support.driver import Driver

@@ -11,7 +11,7 @@ from datetime import timedelta
 
 import pytest
 from tourney.adapters.memory import FrozenClock
-from tourney.services.bootstrap import Services
+from tourney.bootstrap import Services
 
 from tests.unit.services.test_rule_17_termination_defects import started
 

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.domain.registration import TournamentStatus
-from tourney.services.bootstrap import Services
 from tourney.services.recover import STALL_SLACK
 
 from tests.support.driver import Driver

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.domain.registration import TournamentStatus
-from tourney.services.bootstrap import Services
 from tourney.services.recover import START_QUIET
 from tourney.simulation.chaos import plan_run, run_one
 

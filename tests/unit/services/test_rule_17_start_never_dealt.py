@@ -19,9 +19,9 @@ from datetime import timedelta
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.domain.errors import Conflict
 from tourney.domain.registration import TournamentStatus
-from tourney.services.bootstrap import Services
 from tourney.services.recover import START_QUIET, terminate_running
 
 from tests.unit.services.conftest import fund

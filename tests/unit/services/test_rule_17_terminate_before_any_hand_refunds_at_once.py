@@ -16,9 +16,9 @@ from collections.abc import Callable
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.domain.errors import AlreadyStarted
 from tourney.domain.registration import TournamentStatus
-from tourney.services.bootstrap import Services
 
 from tests.unit.services.conftest import fund
 

@@ -14,9 +14,9 @@ from datetime import timedelta
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services, bootstrap_memory
 from tourney.domain.errors import Conflict
 from tourney.domain.ledger import player_account
-from tourney.services.bootstrap import Services, bootstrap_memory
 from tourney.services.commands import CreateTournament
 from tourney.services.messages import HandEnded
 

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.entrypoints.observability import logger, metrics
-from tourney.services.bootstrap import Services
 from tourney.services.records import TableRecord
 
 from functions.watchdog.app import handler as watchdog

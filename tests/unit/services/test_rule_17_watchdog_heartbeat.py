@@ -11,8 +11,8 @@ import json
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.entrypoints.observability import metrics
-from tourney.services.bootstrap import Services
 
 from functions.watchdog.app import handler as watchdog
 from tests.support.functions import clock, context, memory  # noqa: F401

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import pytest
 from tourney.adapters.memory import EPOCH, FrozenClock
-from tourney.services.bootstrap import Services
+from tourney.bootstrap import Services
 from tourney.services.messages import HandEnded, deduplication_id
 from tourney.services.recover import RESEND_AFTER, resend_due
 from tourney.simulation.chaos import plan_run, run_one

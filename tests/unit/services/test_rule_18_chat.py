@@ -14,9 +14,9 @@ from collections.abc import Callable
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.domain import chat as rules
 from tourney.domain.errors import StaleVersion
-from tourney.services.bootstrap import Services
 from tourney.services.chat import ChatService
 
 from tests.unit.services.conftest import started

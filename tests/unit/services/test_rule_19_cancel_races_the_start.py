@@ -12,10 +12,10 @@ from datetime import timedelta
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services, bootstrap_memory
 from tourney.domain.errors import AlreadyStarted
 from tourney.domain.ledger import player_account
 from tourney.domain.registration import TournamentStatus
-from tourney.services.bootstrap import Services, bootstrap_memory
 from tourney.services.commands import CreateTournament
 
 from tests.support.driver import Driver

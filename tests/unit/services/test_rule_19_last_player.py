@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.domain import errors
 from tourney.domain.errors import Conflict
 from tourney.domain.ledger import player_account
 from tourney.domain.registration import TournamentStatus
-from tourney.services.bootstrap import Services
 
 from tests.support.driver import Driver
 from tests.unit.services.conftest import started

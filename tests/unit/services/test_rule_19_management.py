@@ -12,10 +12,10 @@ from datetime import timedelta
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.domain.errors import Conflict, HandInProgress, IllegalAction, InsufficientFunds, NotFound, StaleVersion
 from tourney.domain.ledger import HOUSE_ADJUSTMENTS, house_account, player_account, pool_account
 from tourney.domain.registration import TournamentStatus
-from tourney.services.bootstrap import Services
 from tourney.services.commands import CreateTournament
 from tourney.services.records import AuditAct
 from tourney.simulation.checks import Checks

@@ -13,10 +13,10 @@ from collections.abc import Callable
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services, bootstrap_memory
 from tourney.domain.errors import NotStartedYet, RegistrationClosed
 from tourney.domain.ledger import player_account
 from tourney.domain.registration import TournamentStatus
-from tourney.services.bootstrap import Services, bootstrap_memory
 from tourney.services.commands import CreateTournament
 from tourney.services.records import RegistrationState
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from tourney.services.bootstrap import Services
+from tourney.bootstrap import Services
 
 from tests.unit.services.conftest import fund
 

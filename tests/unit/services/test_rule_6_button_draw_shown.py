@@ -15,11 +15,11 @@ from typing import Any
 
 from tourney.adapters.dynamo.mapping import _hand_item, _hand_record
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.domain.cards import parse_card, shuffled_deck
 from tourney.domain.hand import ActionKind
 from tourney.domain.structure import BlindLevel
 from tourney.domain.table import Table
-from tourney.services.bootstrap import Services
 from tourney.services.views import shown_draw
 
 from tests.support.driver import Driver

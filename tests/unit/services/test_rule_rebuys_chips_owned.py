@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.domain.errors import Conflict
 from tourney.domain.hand import ActionKind
-from tourney.services.bootstrap import Services
 
 from tests.support.driver import Driver
 from tests.unit.services.conftest import started

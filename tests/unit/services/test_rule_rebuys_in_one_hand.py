@@ -14,8 +14,8 @@ from collections.abc import Callable
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.domain.errors import Conflict
-from tourney.services.bootstrap import Services
 
 from tests.unit.services.conftest import fund, started
 from tests.unit.services.test_service_play import awaiting

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 from tourney.adapters.memory import FrozenClock
-from tourney.services.bootstrap import Services
+from tourney.bootstrap import Services
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue
 
 from tests.unit.services.conftest import started

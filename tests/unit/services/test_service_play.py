@@ -7,9 +7,9 @@ from collections.abc import Callable
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.domain.errors import NotYourSeat, StaleVersion
 from tourney.domain.registration import TournamentStatus
-from tourney.services.bootstrap import Services
 from tourney.services.messages import HandEnded, TimeoutDue
 
 from tests.support.driver import Driver

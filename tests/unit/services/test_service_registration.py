@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services
 from tourney.domain.errors import (
     AlreadyRegistered,
     InsufficientFunds,
@@ -17,7 +18,6 @@ from tourney.domain.errors import (
     WaitingListFull,
 )
 from tourney.domain.ledger import house_account, player_account, pool_account
-from tourney.services.bootstrap import Services
 
 from tests.unit.services.conftest import fund
 

@@ -7,9 +7,9 @@ from datetime import timedelta
 
 import pytest
 from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import bootstrap_memory
 from tourney.domain.ledger import pool_account
 from tourney.domain.registration import TournamentStatus
-from tourney.services.bootstrap import bootstrap_memory
 from tourney.services.commands import CreateTournament
 
 from tests.support.driver import Driver

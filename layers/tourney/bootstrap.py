@@ -1,8 +1,15 @@
-"""The composition root (cosmicpython ch. 13): adapters, a clock and a random generator in, ``Services`` out.
+"""The composition root (cosmicpython ch. 13): settings or adapters in, ``Services`` out.
 
-Handlers call ``bootstrap(...)`` once per cold start with the AWS adapters;
-tests call ``bootstrap_memory(clock=..., rng=...)`` and reach the in-memory
-adapters through ``services.adapters``.
+It sits at the top of the package, beside ``domain``, ``services``, ``adapters`` and
+``entrypoints`` and inside none of them, because it is the one module that knows them
+all: it picks the adapters, gives each service the ports its constructor names, and
+hands the entrypoints one ``Services``. Nothing in ``services/`` or ``adapters/`` imports it.
+
+- ``bootstrap_aws(settings)``: the AWS adapters named by the function's settings
+  (``entrypoints/wiring.py`` builds them once per cold start);
+- ``bootstrap_memory(clock=..., rng=...)``: fresh in-memory adapters (tests reach them
+  through ``services.adapters``);
+- ``bootstrap(store=..., ...)``: any adapters given (the simulated cloud, the DynamoDB tests).
 """
 
 from __future__ import annotations
