@@ -21,10 +21,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from pynamodb.attributes import BooleanAttribute, JSONAttribute, NumberAttribute, UnicodeAttribute
-from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
-from pynamodb.models import Model
+from pynamodb.indexes import GlobalSecondaryIndex
 
-from tourney.adapters.dynamo.models.base import meta_for, stored_in
+from tourney.adapters.dynamo.models.base import KeyedItem, meta_for, secondary_index, stored_in
+from tourney.adapters.dynamo.models.tournaments import InTournaments
 from tourney.adapters.dynamo.schema import AUDIT, AUDIT_BY_PLAYER_INDEX, AUDIT_LATEST_INDEX, TOURNAMENTS
 
 ACT_PREFIX = "act#"
@@ -67,29 +67,9 @@ def account_pk(player_id: str) -> str:
     return f"account#{player_id}"
 
 
-class ByPlayerIndex(GlobalSecondaryIndex["AuditItem"]):  # type: ignore[no-untyped-call]
-    class Meta:
-        index_name = AUDIT_BY_PLAYER_INDEX.name
-        projection = AllProjection()
-
-    player_key = UnicodeAttribute(hash_key=True)
-    sk = UnicodeAttribute(range_key=True)
-
-
-class LatestIndex(GlobalSecondaryIndex["AuditItem"]):  # type: ignore[no-untyped-call]
-    class Meta:
-        index_name = AUDIT_LATEST_INDEX.name
-        projection = AllProjection()
-
-    feed_key = UnicodeAttribute(hash_key=True)
-    feed_sk = UnicodeAttribute(range_key=True)
-
-
 @stored_in(AUDIT)
-class AuditItem(Model):
+class AuditItem(KeyedItem):
     Meta = meta_for(AUDIT)
-    pk = UnicodeAttribute(hash_key=True)
-    sk = UnicodeAttribute(range_key=True)
     audit_id = UnicodeAttribute()
     at = UnicodeAttribute()
     operator = UnicodeAttribute()
@@ -103,14 +83,12 @@ class AuditItem(Model):
     before = JSONAttribute(null=True)
     after = JSONAttribute(null=True)
     version = NumberAttribute(default=1)
-    by_player = ByPlayerIndex()
-    latest = LatestIndex()
+    by_player: GlobalSecondaryIndex[AuditItem] = secondary_index(AUDIT_BY_PLAYER_INDEX)
+    latest: GlobalSecondaryIndex[AuditItem] = secondary_index(AUDIT_LATEST_INDEX)
 
 
 @stored_in(TOURNAMENTS)
-class MuteItem(Model):
-    Meta = meta_for(TOURNAMENTS)
-    pk = UnicodeAttribute(hash_key=True)
+class MuteItem(InTournaments):
     sk = UnicodeAttribute(range_key=True, default=MUTE_SK)
     muted_player = UnicodeAttribute()
     muted = BooleanAttribute()
@@ -118,28 +96,21 @@ class MuteItem(Model):
     by = UnicodeAttribute()
     reason = UnicodeAttribute(default="")
     until = UnicodeAttribute(null=True)
-    version = NumberAttribute(default=0)
 
 
 @stored_in(TOURNAMENTS)
-class AccountItem(Model):
+class AccountItem(InTournaments):
     """A player's account, opened at their first sign-in (``AccountRecord``)."""
 
-    Meta = meta_for(TOURNAMENTS)
-    pk = UnicodeAttribute(hash_key=True)
     sk = UnicodeAttribute(range_key=True, default=ACCOUNT_SK)
     account_player = UnicodeAttribute()
     opened_at = UnicodeAttribute()
     display_name = UnicodeAttribute(null=True)
-    version = NumberAttribute(default=0)
 
 
 @stored_in(TOURNAMENTS)
-class NameItem(Model):
+class NameItem(InTournaments):
     """A display name's claim, by its key regardless of case (``NameRecord``)."""
 
-    Meta = meta_for(TOURNAMENTS)
-    pk = UnicodeAttribute(hash_key=True)
     sk = UnicodeAttribute(range_key=True, default=NAME_SK)
     holder = UnicodeAttribute(null=True)
-    version = NumberAttribute(default=0)

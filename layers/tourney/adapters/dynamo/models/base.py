@@ -11,12 +11,16 @@ resolves them again (the local runtime, after it set the environment), and
 from __future__ import annotations
 
 import os
+import types
 from collections.abc import Mapping
 from typing import Any
 
+from pynamodb.attributes import UnicodeAttribute
+from pynamodb.indexes import AllProjection, GlobalSecondaryIndex, IncludeProjection, KeysOnlyProjection, Projection
 from pynamodb.models import Model
 
-from tourney.adapters.dynamo.schema import TableSchema, endpoint_url
+from tourney.adapters.dynamo.schema import Index, TableSchema, endpoint_url
+from tourney.adapters.dynamo.schema import Projection as StoredProjection
 from tourney.adapters.dynamo.schema import region as region_of
 
 _MODELS: list[tuple[type[Model], TableSchema]] = []
@@ -42,6 +46,30 @@ def stored_in(schema: TableSchema) -> Any:
         return model
 
     return register
+
+
+class KeyedItem(Model):
+    """Every item here is keyed by the partition key ``pk`` and the sort key ``sk``; a model adds its ``Meta``."""
+
+    pk = UnicodeAttribute(hash_key=True)
+    sk = UnicodeAttribute(range_key=True)
+
+
+def secondary_index(declared: Index) -> Any:
+    """A model's global secondary index as ``schema.py`` declares it: its name, string keys and projection."""
+    projection: Projection
+    if declared.projection is StoredProjection.INCLUDE:
+        projection = IncludeProjection(list(declared.included))
+    elif declared.projection is StoredProjection.ALL:
+        projection = AllProjection()
+    else:
+        projection = KeysOnlyProjection()
+    meta = type("Meta", (), {"index_name": declared.name, "projection": projection})
+    keys = {declared.partition_key: UnicodeAttribute(hash_key=True)}
+    if declared.sort_key is not None:
+        keys[declared.sort_key] = UnicodeAttribute(range_key=True)
+    body = {"__module__": __name__, "Meta": meta, **keys}
+    return types.new_class(declared.name, (GlobalSecondaryIndex,), exec_body=lambda ns: ns.update(body))()
 
 
 def registered_models() -> tuple[tuple[type[Model], TableSchema], ...]:

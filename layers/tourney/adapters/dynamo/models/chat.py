@@ -18,9 +18,8 @@ version; it is put only if the stored version is the one read
 from __future__ import annotations
 
 from pynamodb.attributes import BooleanAttribute, ListAttribute, NumberAttribute, UnicodeAttribute
-from pynamodb.models import Model
 
-from tourney.adapters.dynamo.models.base import meta_for, stored_in
+from tourney.adapters.dynamo.models.base import KeyedItem, meta_for, stored_in
 from tourney.adapters.dynamo.schema import CHAT
 
 LINE_PREFIX = "line#"
@@ -40,11 +39,12 @@ def connection_pk(connection: str) -> str:
     return f"connection#{connection}"
 
 
-@stored_in(CHAT)
-class ChatLineItem(Model):
+class _InChat(KeyedItem):
     Meta = meta_for(CHAT)
-    pk = UnicodeAttribute(hash_key=True)
-    sk = UnicodeAttribute(range_key=True)
+
+
+@stored_in(CHAT)
+class ChatLineItem(_InChat):
     tournament_id = UnicodeAttribute()
     table_id = UnicodeAttribute()
     at = UnicodeAttribute()
@@ -57,9 +57,7 @@ class ChatLineItem(Model):
 
 
 @stored_in(CHAT)
-class RateWindowItem(Model):
-    Meta = meta_for(CHAT)
-    pk = UnicodeAttribute(hash_key=True)
+class RateWindowItem(_InChat):
     sk = UnicodeAttribute(range_key=True, default=RATE_SK)
     times = ListAttribute(of=NumberAttribute, default=list)
     version = NumberAttribute(default=0)
@@ -67,8 +65,6 @@ class RateWindowItem(Model):
 
 
 @stored_in(CHAT)
-class OperatorConnectionItem(Model):
-    Meta = meta_for(CHAT)
-    pk = UnicodeAttribute(hash_key=True)
+class OperatorConnectionItem(_InChat):
     sk = UnicodeAttribute(range_key=True, default=OPERATOR_SK)
     expires_at = NumberAttribute()

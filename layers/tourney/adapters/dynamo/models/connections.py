@@ -18,10 +18,9 @@ API Gateway closes a WebSocket after two hours at most).
 from __future__ import annotations
 
 from pynamodb.attributes import NumberAttribute, UnicodeAttribute
-from pynamodb.indexes import GlobalSecondaryIndex, IncludeProjection, KeysOnlyProjection
-from pynamodb.models import Model
+from pynamodb.indexes import GlobalSecondaryIndex
 
-from tourney.adapters.dynamo.models.base import meta_for, stored_in
+from tourney.adapters.dynamo.models.base import KeyedItem, meta_for, secondary_index, stored_in
 from tourney.adapters.dynamo.schema import CONNECTIONS, PLAYER_INDEX, SUBSCRIPTION_INDEX
 
 CONNECTION_SK = "connection"
@@ -36,36 +35,16 @@ def subscription_key(tournament_id: str, table_id: str) -> str:
     return f"{tournament_id}#{table_id}"
 
 
-class SubscribersIndex(GlobalSecondaryIndex["ConnectionItem"]):  # type: ignore[no-untyped-call]
-    class Meta:
-        index_name = SUBSCRIPTION_INDEX.name
-        projection = IncludeProjection(list(SUBSCRIPTION_INDEX.included))
-
-    subscription = UnicodeAttribute(hash_key=True)
-    pk = UnicodeAttribute(range_key=True)
-
-
-class PlayerConnectionsIndex(GlobalSecondaryIndex["ConnectionItem"]):  # type: ignore[no-untyped-call]
-    class Meta:
-        index_name = PLAYER_INDEX.name
-        projection = KeysOnlyProjection()
-
-    player = UnicodeAttribute(hash_key=True)
-    pk = UnicodeAttribute(range_key=True)
-
-
 @stored_in(CONNECTIONS)
-class ConnectionItem(Model):
+class ConnectionItem(KeyedItem):
     """A connection (``sk = connection``) or one of its subscriptions (``sk = subscription#...``)."""
 
     Meta = meta_for(CONNECTIONS)
-    pk = UnicodeAttribute(hash_key=True)
-    sk = UnicodeAttribute(range_key=True)
     connection_id = UnicodeAttribute()
     player = UnicodeAttribute(null=True)
     subscription = UnicodeAttribute(null=True)
     connected_at = UnicodeAttribute(null=True)
     expires_at = NumberAttribute()
     """Epoch seconds: DynamoDB's TTL deletes the item after it."""
-    subscribers = SubscribersIndex()
-    player_connections = PlayerConnectionsIndex()
+    subscribers: GlobalSecondaryIndex[ConnectionItem] = secondary_index(SUBSCRIPTION_INDEX)
+    player_connections: GlobalSecondaryIndex[ConnectionItem] = secondary_index(PLAYER_INDEX)

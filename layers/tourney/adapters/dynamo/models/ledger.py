@@ -17,9 +17,8 @@ that no balance item is written by every registration.
 from __future__ import annotations
 
 from pynamodb.attributes import NumberAttribute, UnicodeAttribute
-from pynamodb.models import Model
 
-from tourney.adapters.dynamo.models.base import meta_for, stored_in
+from tourney.adapters.dynamo.models.base import KeyedItem, meta_for, stored_in
 from tourney.adapters.dynamo.schema import LEDGER
 
 BALANCE_SK = "balance"
@@ -44,12 +43,25 @@ def leg_sk(at_iso: str, key: str) -> str:
     return f"{LEG_PREFIX}{at_iso}#{key}"
 
 
+class _InLedger(KeyedItem):
+    Meta = meta_for(LEDGER)
+
+
+class _Entry(_InLedger):
+    """An entry as stored: its key, kind and tournament, when, and the whole entry's legs."""
+
+    key = UnicodeAttribute()
+    kind = UnicodeAttribute()
+    tournament_id = UnicodeAttribute(null=True)
+    at = UnicodeAttribute()
+    legs = UnicodeAttribute()
+    """The whole entry's legs, JSON ``[[account, amount], ...]``, so the entry is rebuilt from this item alone."""
+
+
 @stored_in(LEDGER)
-class BalanceItem(Model):
+class BalanceItem(_InLedger):
     """An account's balance (or one shard of it), in cents; changed only by ``ADD`` inside a transaction."""
 
-    Meta = meta_for(LEDGER)
-    pk = UnicodeAttribute(hash_key=True)
     sk = UnicodeAttribute(range_key=True, default=BALANCE_SK)
     account = UnicodeAttribute(null=True)
     shard = NumberAttribute(null=True)
@@ -57,31 +69,15 @@ class BalanceItem(Model):
 
 
 @stored_in(LEDGER)
-class LegItem(Model):
+class LegItem(_Entry):
     """One entry as seen from one account: under the account's partition, so its history is one Query."""
 
-    Meta = meta_for(LEDGER)
-    pk = UnicodeAttribute(hash_key=True)
-    sk = UnicodeAttribute(range_key=True)
-    key = UnicodeAttribute()
-    kind = UnicodeAttribute()
-    tournament_id = UnicodeAttribute(null=True)
-    at = UnicodeAttribute()
     amount = NumberAttribute()
     """What this entry adds to this account (all of the account's shards together)."""
-    legs = UnicodeAttribute()
-    """The whole entry's legs, JSON ``[[account, amount], ...]``, so the entry is rebuilt from this item alone."""
 
 
 @stored_in(LEDGER)
-class EntryItem(Model):
+class EntryItem(_Entry):
     """The idempotency key of one entry and the entry itself: written once, ``attribute_not_exists(pk)``."""
 
-    Meta = meta_for(LEDGER)
-    pk = UnicodeAttribute(hash_key=True)
     sk = UnicodeAttribute(range_key=True, default=ENTRY_SK)
-    key = UnicodeAttribute()
-    kind = UnicodeAttribute()
-    tournament_id = UnicodeAttribute(null=True)
-    at = UnicodeAttribute()
-    legs = UnicodeAttribute()

@@ -20,10 +20,9 @@ from __future__ import annotations
 import zlib
 
 from pynamodb.attributes import BooleanAttribute, NumberAttribute, UnicodeAttribute
-from pynamodb.indexes import GlobalSecondaryIndex, KeysOnlyProjection
-from pynamodb.models import Model
+from pynamodb.indexes import GlobalSecondaryIndex
 
-from tourney.adapters.dynamo.models.base import meta_for, stored_in
+from tourney.adapters.dynamo.models.base import KeyedItem, meta_for, secondary_index, stored_in
 from tourney.adapters.dynamo.models.body import BodyAttribute
 from tourney.adapters.dynamo.schema import HANDS, TABLES, WATCH_INDEX
 
@@ -69,22 +68,9 @@ def hand_sk(hand_number: int) -> str:
     return f"hand#{hand_number:08d}"
 
 
-class WatchIndex(GlobalSecondaryIndex["TableItem"]):  # type: ignore[no-untyped-call]
-    """``schema.WATCH_INDEX``: running tables by the time their hand in progress was dealt (keys only)."""
-
-    class Meta:
-        index_name = WATCH_INDEX.name
-        projection = KeysOnlyProjection()
-
-    watch_pk = UnicodeAttribute(hash_key=True)
-    watch_sk = UnicodeAttribute(range_key=True)
-
-
 @stored_in(TABLES)
-class TableItem(Model):
+class TableItem(KeyedItem):
     Meta = meta_for(TABLES)
-    pk = UnicodeAttribute(hash_key=True)
-    sk = UnicodeAttribute(range_key=True)
     tournament_id = UnicodeAttribute()
     table_id = UnicodeAttribute()
     version = NumberAttribute(default=0)
@@ -97,14 +83,12 @@ class TableItem(Model):
     updated_at = UnicodeAttribute(null=True)
     watch_pk = UnicodeAttribute(null=True)
     watch_sk = UnicodeAttribute(null=True)
-    watch = WatchIndex()
+    watch: GlobalSecondaryIndex[TableItem] = secondary_index(WATCH_INDEX)
 
 
 @stored_in(HANDS)
-class HandItem(Model):
+class HandItem(KeyedItem):
     Meta = meta_for(HANDS)
-    pk = UnicodeAttribute(hash_key=True)
-    sk = UnicodeAttribute(range_key=True)
     tournament_id = UnicodeAttribute()
     table_id = UnicodeAttribute()
     hand_number = NumberAttribute()

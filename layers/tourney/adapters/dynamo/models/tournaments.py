@@ -23,10 +23,9 @@ from __future__ import annotations
 import zlib
 
 from pynamodb.attributes import BooleanAttribute, JSONAttribute, ListAttribute, NumberAttribute, UnicodeAttribute
-from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
-from pynamodb.models import Model
+from pynamodb.indexes import GlobalSecondaryIndex
 
-from tourney.adapters.dynamo.models.base import meta_for, stored_in
+from tourney.adapters.dynamo.models.base import KeyedItem, meta_for, secondary_index, stored_in
 from tourney.adapters.dynamo.models.body import BodyAttribute
 from tourney.adapters.dynamo.schema import LOBBY_INDEX, TOURNAMENTS
 
@@ -88,27 +87,20 @@ def lobby_sk(start_at_iso: str | None, tournament_id: str) -> str:
     return f"{start_at_iso or '~'}#{tournament_id}"
 
 
-class LobbyIndex(GlobalSecondaryIndex["TournamentItem"]):  # type: ignore[no-untyped-call]
-    """``schema.LOBBY_INDEX``: tournament items by status, then start time."""
+class InTournaments(KeyedItem):
+    """An item of the tournaments table, written conditionally on its ``version``."""
 
-    class Meta:
-        index_name = LOBBY_INDEX.name
-        projection = AllProjection()
-
-    lobby_pk = UnicodeAttribute(hash_key=True)
-    lobby_sk = UnicodeAttribute(range_key=True)
-
-
-class _Versioned(Model):
+    Meta = meta_for(TOURNAMENTS)
     version = NumberAttribute(default=0)
 
 
-@stored_in(TOURNAMENTS)
-class TournamentItem(_Versioned):
-    Meta = meta_for(TOURNAMENTS)
-    pk = UnicodeAttribute(hash_key=True)
-    sk = UnicodeAttribute(range_key=True, default=TOURNAMENT_SK)
+class _OfTournament(InTournaments):
     tournament_id = UnicodeAttribute()
+
+
+@stored_in(TOURNAMENTS)
+class TournamentItem(_OfTournament):
+    sk = UnicodeAttribute(range_key=True, default=TOURNAMENT_SK)
     name = UnicodeAttribute()
     status = UnicodeAttribute()
     config = BodyAttribute()
@@ -121,15 +113,11 @@ class TournamentItem(_Versioned):
     """The rest of the record (who created it, shards, start and end times, termination), as plain data."""
     lobby_pk = UnicodeAttribute()
     lobby_sk = UnicodeAttribute()
-    lobby = LobbyIndex()
+    lobby: GlobalSecondaryIndex[TournamentItem] = secondary_index(LOBBY_INDEX)
 
 
 @stored_in(TOURNAMENTS)
-class RegistrationItem(_Versioned):
-    Meta = meta_for(TOURNAMENTS)
-    pk = UnicodeAttribute(hash_key=True)
-    sk = UnicodeAttribute(range_key=True)
-    tournament_id = UnicodeAttribute()
+class RegistrationItem(_OfTournament):
     player_id = UnicodeAttribute()
     state = UnicodeAttribute()
     number = NumberAttribute()
@@ -139,11 +127,8 @@ class RegistrationItem(_Versioned):
 
 
 @stored_in(TOURNAMENTS)
-class CounterShardItem(_Versioned):
-    Meta = meta_for(TOURNAMENTS)
-    pk = UnicodeAttribute(hash_key=True)
+class CounterShardItem(_OfTournament):
     sk = UnicodeAttribute(range_key=True, default=COUNTER_SK)
-    tournament_id = UnicodeAttribute()
     shard = NumberAttribute()
     cap = NumberAttribute()
     filled = NumberAttribute(default=0)
@@ -152,63 +137,42 @@ class CounterShardItem(_Versioned):
 
 
 @stored_in(TOURNAMENTS)
-class WaitingListItem(_Versioned):
-    Meta = meta_for(TOURNAMENTS)
-    pk = UnicodeAttribute(hash_key=True)
+class WaitingListItem(_OfTournament):
     sk = UnicodeAttribute(range_key=True, default=WAITING_LIST_SK)
-    tournament_id = UnicodeAttribute()
     players = ListAttribute(of=UnicodeAttribute, default=list)
     sealed = BooleanAttribute(default=False)
 
 
 @stored_in(TOURNAMENTS)
-class SeatingPlanItem(_Versioned):
-    Meta = meta_for(TOURNAMENTS)
-    pk = UnicodeAttribute(hash_key=True)
-    sk = UnicodeAttribute(range_key=True)
-    tournament_id = UnicodeAttribute()
+class SeatingPlanItem(_OfTournament):
     batch = NumberAttribute()
     body = BodyAttribute()
     """``[[table, [[seat, player], ...]], ...]``"""
 
 
 @stored_in(TOURNAMENTS)
-class CompensationBatchItem(_Versioned):
-    Meta = meta_for(TOURNAMENTS)
-    pk = UnicodeAttribute(hash_key=True)
-    sk = UnicodeAttribute(range_key=True)
-    tournament_id = UnicodeAttribute()
+class CompensationBatchItem(_OfTournament):
     batch = NumberAttribute()
     body = BodyAttribute()
     """``[[kind, player, from_house, from_pool], ...]``: the batch's movements (``recovery.Movement``)."""
 
 
 @stored_in(TOURNAMENTS)
-class CoordinatorItem(_Versioned):
-    Meta = meta_for(TOURNAMENTS)
-    pk = UnicodeAttribute(hash_key=True)
+class CoordinatorItem(_OfTournament):
     sk = UnicodeAttribute(range_key=True, default=COORDINATOR_SK)
-    tournament_id = UnicodeAttribute()
     body = BodyAttribute()
     """``TournamentState.to_dict()``, compressed."""
 
 
 @stored_in(TOURNAMENTS)
-class DealingItem(_Versioned):
-    Meta = meta_for(TOURNAMENTS)
-    pk = UnicodeAttribute(hash_key=True)
+class DealingItem(_OfTournament):
     sk = UnicodeAttribute(range_key=True, default=DEALING_SK)
-    tournament_id = UnicodeAttribute()
     body = BodyAttribute()
     """``DealingOrders.to_dict()``, compressed."""
 
 
 @stored_in(TOURNAMENTS)
-class EntrantItem(_Versioned):
-    Meta = meta_for(TOURNAMENTS)
-    pk = UnicodeAttribute(hash_key=True)
-    sk = UnicodeAttribute(range_key=True)
-    tournament_id = UnicodeAttribute()
+class EntrantItem(_OfTournament):
     player_id = UnicodeAttribute()
     contribution = JSONAttribute()
     table_id = UnicodeAttribute(null=True)
