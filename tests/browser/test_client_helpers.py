@@ -58,10 +58,10 @@ def test_the_code_is_exchanged_with_the_verifier_only_when_the_state_matches(pag
 
 def test_the_fairness_check_accepts_the_domains_reveal_and_refuses_a_tampered_one(pages: Pages) -> None:
     from tourney.domain.cards import card_str, shuffled_deck
-    from tourney.domain.fairness import draw_salts, reveal
+    from tourney.domain.fairness import draw_hand_secret, reveal, salts_of
 
     rng = random.Random(7)
-    deck, salts = shuffled_deck(rng), draw_salts(rng)
+    deck, salts = shuffled_deck(rng), salts_of(draw_hand_secret(rng))
     shown = reveal(deck, salts, shown=[0, 3, 9, 10, 11, 13, 15]).to_dict()
     page = pages.open()
     assert module(page, "fairness.js", "(m, r) => m.verifyReveal(r)", shown) == []

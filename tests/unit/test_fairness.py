@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import random
 import re
 
@@ -24,7 +25,12 @@ def _by_the_recipe(deck: list[int], salts: tuple[str, ...]) -> str:
     return hashlib.sha256(leaves.encode()).hexdigest()
 
 
-def _checked_down(players: int, deck: list[int], salts: tuple[str, ...]) -> Hand:
+def _salts_by_the_recipe(secret: bytes) -> tuple[str, ...]:
+    """docs/interfaces.md's derivation of the salts from a hand's secret, written out again."""
+    return tuple(hmac.new(secret, str(i).encode(), hashlib.sha256).hexdigest()[:32] for i in range(52))
+
+
+def _checked_down(players: int, deck: list[int], secret: bytes) -> Hand:
     """A hand of ``players`` played to the river by checks and calls."""
     hand = Hand.deal(
         {seat: 10_000 for seat in range(1, players + 1)},
@@ -34,7 +40,7 @@ def _checked_down(players: int, deck: list[int], salts: tuple[str, ...]) -> Hand
         small_blind=50,
         big_blind=100,
         deck=deck,
-        salts=salts,
+        secret=secret,
     )
     _check_or_call_down(hand)
     return hand
@@ -49,19 +55,42 @@ def _check_or_call_down(hand: Hand) -> None:
         hand.act(ActionKind.CHECK if options.can_check else ActionKind.CALL, seat)
 
 
-def test_salts_are_32_hex_characters_from_secrets_and_replay_with_a_seed() -> None:
-    drawn = fairness.draw_salts()
-    assert len(drawn) == 52 and all(re.fullmatch(r"[0-9a-f]{32}", s) for s in drawn)
-    assert fairness.draw_salts() != drawn and len(set(drawn)) == 52
-    assert fairness.draw_salts(random.Random(4)) == fairness.draw_salts(random.Random(4))
-    assert fairness.draw_salts(random.SystemRandom()) != fairness.draw_salts(random.SystemRandom())
+def _salts(rng: random.Random) -> tuple[str, ...]:
+    return fairness.salts_of(fairness.draw_hand_secret(rng))
+
+
+def test_a_hands_secret_is_32_bytes_from_secrets_and_replays_with_a_seed() -> None:
+    drawn = fairness.draw_hand_secret()
+    assert type(drawn) is bytes and len(drawn) == 32 and fairness.draw_hand_secret() != drawn
+    assert fairness.draw_hand_secret(random.Random(4)) == fairness.draw_hand_secret(random.Random(4))
+    assert fairness.draw_hand_secret(random.SystemRandom()) != fairness.draw_hand_secret(random.SystemRandom())
+
+
+@given(st.binary(min_size=32, max_size=32))
+@settings(max_examples=50, deadline=None)
+def test_the_salts_are_the_published_derivation_from_the_hands_secret(secret: bytes) -> None:
+    salts = fairness.salts_of(secret)
+    assert salts == _salts_by_the_recipe(secret)
+    assert len(set(salts)) == 52 and all(re.fullmatch(r"[0-9a-f]{32}", s) for s in salts)
+
+
+def test_the_salts_of_a_known_secret_are_the_recipes() -> None:
+    # HMAC-SHA256 keyed with 32 zero bytes over "0" and over "51" (by openssl dgst -sha256 -mac HMAC), cut to 32
+    salts = fairness.salts_of(bytes(32))
+    assert salts[0] == "9979e4c3ee19965f9ecc6dca6b3954b1"
+    assert salts[51] == "bee0c8771b9b015cc618e35f38c6678e"
+
+
+def test_a_secret_of_another_size_is_refused() -> None:
+    with pytest.raises(ValueError, match="32 bytes"):
+        fairness.salts_of(bytes(16))
 
 
 @given(st.randoms(use_true_random=False))
 @settings(max_examples=50, deadline=None)
 def test_the_commitment_is_the_published_recipe(rng: random.Random) -> None:
     deck = shuffled_deck(rng)
-    salts = fairness.draw_salts(rng)
+    salts = _salts(rng)
     assert fairness.commitment(deck, salts) == _by_the_recipe(deck, salts)
 
 
@@ -69,7 +98,7 @@ def test_the_commitment_is_the_published_recipe(rng: random.Random) -> None:
 @settings(max_examples=60, deadline=None)
 def test_any_reveal_verifies_and_any_changed_card_does_not(rng: random.Random, shown: set[int]) -> None:
     deck = shuffled_deck(rng)
-    salts = fairness.draw_salts(rng)
+    salts = _salts(rng)
     r = fairness.reveal(deck, salts, shown)
     assert r.commitment == fairness.commitment(deck, salts)
     assert set(r.cards) == shown and set(r.leaves) == set(range(52)) - shown
@@ -84,7 +113,7 @@ def test_any_reveal_verifies_and_any_changed_card_does_not(rng: random.Random, s
 
 def test_a_tampered_salt_leaf_or_commitment_fails() -> None:
     rng = random.Random(8)
-    deck, salts = shuffled_deck(rng), fairness.draw_salts(rng)
+    deck, salts = shuffled_deck(rng), _salts(rng)
     r = fairness.reveal(deck, salts, [0, 1, 9])
     salted = fairness.Reveal(r.commitment, {**r.cards, 0: (r.cards[0][0], "0" * 32)}, r.leaves)
     assert "do not hash to the commitment" in fairness.verify_reveal(salted)[0]
@@ -102,12 +131,14 @@ def test_a_tampered_salt_leaf_or_commitment_fails() -> None:
 def test_the_engine_deals_by_the_published_recipe(players: int, rng: random.Random) -> None:
     """Hole cards one round at a time from position 0 in PHH order, then a burnt card before each street."""
     deck = shuffled_deck(rng)
-    hand = _checked_down(players, deck, fairness.draw_salts(rng))
+    secret = fairness.draw_hand_secret(rng)
+    hand = _checked_down(players, deck, secret)
     for index, seat in enumerate(hand.seats):
         first, second = fairness.hole_positions(players, index)
         assert hand.hole_cards(seat) == (deck[first], deck[second])
     assert hand.board == tuple(deck[i] for i in fairness.board_positions(players, 5))
-    assert hand.commitment == fairness.commitment(deck, hand.salts or ())
+    assert hand.salts == _salts_by_the_recipe(secret)
+    assert hand.commitment == _by_the_recipe(deck, _salts_by_the_recipe(secret))
 
 
 def test_a_viewer_sees_the_board_the_hands_shown_and_their_own_only() -> None:
@@ -120,7 +151,7 @@ def test_a_viewer_sees_the_board_the_hands_shown_and_their_own_only() -> None:
         small_blind=50,
         big_blind=100,
         deck=shuffled_deck(rng),
-        salts=fairness.draw_salts(rng),
+        secret=fairness.draw_hand_secret(rng),
     )
     hand.act(ActionKind.FOLD, 3)  # the button folds: their cards are never shown
     _check_or_call_down(hand)
@@ -133,15 +164,15 @@ def test_a_viewer_sees_the_board_the_hands_shown_and_their_own_only() -> None:
     assert not button_cards & set(r.cards) and fairness.verify_reveal(r) == []
 
 
-def test_a_history_keeps_its_salts_and_commitment() -> None:
+def test_a_history_keeps_its_secret_salts_and_commitment() -> None:
     rng = random.Random(5)
-    hand = _checked_down(4, shuffled_deck(rng), fairness.draw_salts(rng))
+    hand = _checked_down(4, shuffled_deck(rng), fairness.draw_hand_secret(rng))
     again = Hand.from_dict(hand.to_dict())
-    assert again.salts == hand.salts and again.commitment == hand.commitment
+    assert again.secret == hand.secret and again.salts == hand.salts and again.commitment == hand.commitment
 
 
-def test_salts_must_cover_the_deck() -> None:
-    with pytest.raises(InvalidDeal, match="salts"):
+def test_a_secret_must_be_32_bytes() -> None:
+    with pytest.raises(InvalidDeal, match="32 bytes"):
         Hand.deal(
             {1: 100, 2: 100},
             button=1,
@@ -150,5 +181,5 @@ def test_salts_must_cover_the_deck() -> None:
             small_blind=1,
             big_blind=2,
             deck=shuffled_deck(random.Random(1)),
-            salts=("00" * 16,) * 51,
+            secret=bytes(31),
         )

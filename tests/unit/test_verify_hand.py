@@ -68,8 +68,9 @@ def test_a_deck_changed_after_the_deal_is_caught_by_the_simulation(
     sim, _ = simulated
     checks = sim.checks
     rng = random.Random(3)
-    hand = {"deck": list(range(52)), "salts": list(fairness.draw_salts(rng)), "seats": [1, 2], "big_blind_seat": 2}
-    checks._commitments[("9", 1)] = (tuple(range(52)), tuple(hand["salts"]))
+    secret = fairness.draw_hand_secret(rng)
+    hand = {"deck": list(range(52)), "secret": secret.hex(), "seats": [1, 2], "big_blind_seat": 2}
+    checks._commitments[("9", 1)] = (tuple(range(52)), secret)
     swapped = {**hand, "deck": [1, 0, *range(2, 52)]}
     record = HandRecord("t", "9", 1, swapped, {1: "a", 2: "b"}, 9, 1, sim.cloud.now(), sim.cloud.now())
     with pytest.raises(SimulationError, match="not the deck committed to"):

@@ -31,7 +31,6 @@ from typing import Any
 from tourney.adapters.memory_audit import MemoryAudit, MemoryMutes, audit_key, mute_key
 from tourney.domain.balancing import Balancing
 from tourney.domain.errors import NotFound, StaleVersion
-from tourney.domain.fairness import SALT_HEX
 from tourney.domain.hand_for_hand import HandForHand
 from tourney.domain.ledger import Account, Entry, Ledger
 from tourney.domain.table import Table
@@ -127,28 +126,18 @@ def _copy(record: Any) -> Any:
     return copy.deepcopy(record)
 
 
-_SALT_BYTES = SALT_HEX // 2
-
 PackedHand = tuple[int, bytes]
 """A finished hand as the store keeps it: (version, the record serialized). A plain tuple of a number and
 bytes, so the garbage collector stops tracking it: a large field stores 100,000 hands."""
 
 
 def _packed(record: HandRecord, version: int) -> PackedHand:
-    """A finished hand at ``version`` serialized with marshal, as a store would keep it; the salts as raw bytes.
-
-    The salts are half of a hand and random, so they do not compress: 16 bytes each rather than 32 hex
-    characters keeps a large field's hands small without paying zlib on every hand.
-    """
-    hand = record.hand
-    salts = hand.get("salts")
-    if isinstance(salts, list) and set(map(len, salts)) == {SALT_HEX}:  # every salt of 32 hex characters
-        hand = {**hand, "salts": bytes.fromhex("".join(salts))}
+    """A finished hand at ``version`` serialized with marshal, as a store would keep it."""
     fields = (
         record.tournament_id,
         record.table_id,
         record.hand_number,
-        hand,
+        record.hand,
         record.players,
         record.seat_count,
         record.level,
@@ -180,9 +169,6 @@ def _unpacked(packed: PackedHand) -> HandRecord:
     """A fresh copy of the stored hand, read back."""
     version, data = packed
     tid, table_id, number, hand, players, seat_count, level, dealt_at, ended_at, button_draw = marshal.loads(data)
-    salts = hand.get("salts")
-    if type(salts) is bytes:
-        hand["salts"] = [salts[i : i + _SALT_BYTES].hex() for i in range(0, len(salts), _SALT_BYTES)]
     return HandRecord(
         tournament_id=tid,
         table_id=table_id,

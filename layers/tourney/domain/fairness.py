@@ -1,10 +1,16 @@
 """Provably fair deals: the table commits to its shuffled deck at the deal (docs/interfaces.md, 'Provably fair deals').
 
 For position ``i`` (0-51) of the deck, ``card_i`` its two-character code and
-``salt_i`` 32 hex characters drawn from ``secrets``::
+``salt_i`` 32 hex characters derived from the hand's secret, 32 bytes drawn
+from ``secrets`` at the deal::
 
+    salt_i     = HMAC-SHA256(key=hand_secret, msg=str(i)).hexdigest()[:32]
     leaf_i     = sha256(f"{i}:{card_i}:{salt_i}")        (hex)
     commitment = sha256(leaf_0 + leaf_1 + ... + leaf_51)  (hex)
+
+The table keeps only the secret (32 bytes rather than 52 salts); it never
+reaches a player, since it gives every salt, hence a way to check a guess of
+a card not shown.
 
 The commitment is published when the hand is dealt. The deck is dealt from
 position 0: one card to each player in the hand's order (PHH ``p1 ... pn``:
@@ -38,6 +44,7 @@ then check that the cards the history shows sit at the positions above.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import random
 import re
 import secrets
@@ -49,23 +56,29 @@ from tourney.domain.cards import FULL_DECK, Card, card_str
 
 DECK_SIZE = 52
 SALT_HEX = 32
+SECRET_BYTES = 32
 _HEX = re.compile(r"[0-9a-f]+")
 _CODES = frozenset(card_str(c) for c in FULL_DECK)
 _BOARD_OFFSETS = (1, 2, 3, 5, 7)
 """Board positions after the hole cards: a burnt card before the flop, the turn and the river."""
 
 
-def draw_salts(rng: random.Random | None = None) -> tuple[str, ...]:
-    """52 salts of 32 hex characters: from ``secrets`` unless a seeded ``rng`` is given (tests, simulations)."""
+def draw_hand_secret(rng: random.Random | None = None) -> bytes:
+    """A hand's secret, 32 bytes: from ``secrets`` unless a seeded ``rng`` is given (tests, simulations)."""
     if rng is None or isinstance(rng, random.SystemRandom):
-        return tuple(secrets.token_hex(SALT_HEX // 2) for _ in range(DECK_SIZE))
-    size = SALT_HEX * DECK_SIZE // 2
-    bits = rng.getrandbits(8 * size).to_bytes(size, "big").hex()  # the same hex as formatting the int, faster
-    return tuple(map(bits.__getitem__, _SALT_SLICES))
+        return secrets.token_bytes(SECRET_BYTES)
+    return rng.getrandbits(8 * SECRET_BYTES).to_bytes(SECRET_BYTES, "big")
 
 
-_SALT_SLICES: Final = tuple(slice(i, i + SALT_HEX) for i in range(0, SALT_HEX * DECK_SIZE, SALT_HEX))
-"""Where each of the 52 salts lies in the seeded draw's hex (cut in C, not in a loop)."""
+def salts_of(secret: bytes) -> tuple[str, ...]:
+    """The 52 salts a hand's secret gives: ``HMAC-SHA256(key=secret, msg=str(i)).hexdigest()[:32]``."""
+    if len(secret) != SECRET_BYTES:
+        raise ValueError(f"a hand's secret is {SECRET_BYTES} bytes, not {len(secret)}")
+    return tuple(hmac.digest(secret, message, "sha256").hex()[:SALT_HEX] for message in _POSITIONS)
+
+
+_POSITIONS: Final = tuple(str(i).encode() for i in range(DECK_SIZE))
+"""The message of each position's salt: its number in decimal."""
 
 
 def leaf(position: int, card: str, salt: str) -> str:
@@ -193,14 +206,16 @@ def verify_dealt(r: Reveal, players: int, hole: Mapping[int, Sequence[str]], boa
 __all__ = [
     "DECK_SIZE",
     "SALT_HEX",
+    "SECRET_BYTES",
     "Reveal",
     "board_positions",
     "commitment",
     "commitment_of_leaves",
-    "draw_salts",
+    "draw_hand_secret",
     "hole_positions",
     "leaf",
     "reveal",
+    "salts_of",
     "verify_dealt",
     "verify_reveal",
 ]

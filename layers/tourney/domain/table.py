@@ -723,17 +723,17 @@ class Table:
         deck: Sequence[Card],
         *,
         hold_busted_seats: bool = False,
-        salts: Sequence[str] | None = None,
+        secret: bytes | None = None,
         now: datetime | None = None,
     ) -> HandDealt:
         """Deal the next hand to every active player (docs/rules.md, rules 7, 8, 14, 16).
 
         The positions come from the button draw for the table's first hand,
         otherwise from the last hand played out (``tourney.domain.blinds``).
-        ``deck``: shuffled by the caller with ``secrets``; ``salts``: the deck's
-        commitment (``tourney.domain.fairness``). ``hold_busted_seats``: see the
-        module docstring, reading 1. ``now``: when it was dealt, from when its
-        first decision runs (``decision_deadlines``).
+        ``deck``: shuffled by the caller with ``secrets``; ``secret``: what the
+        salts of the deck's commitment derive from (``tourney.domain.fairness``).
+        ``hold_busted_seats``: see the module docstring, reading 1. ``now``: when
+        it was dealt, from when its first decision runs (``decision_deadlines``).
         """
         if self.hand_in_progress:
             raise HandInProgress(f"table {self._number} is already playing hand {self._hand_number}")
@@ -750,7 +750,7 @@ class Table:
             ante=level.ante,
             big_blind_ante=level.big_blind_ante,
             deck=deck,
-            salts=salts,
+            secret=secret,
         )
         for seat in active:  # each level reached adds to the time banks of those dealt in (docs/rules.md, 'Defaults')
             sp = self._seats[seat]

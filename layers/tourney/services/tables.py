@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from tourney.domain.cards import card_str, shuffled_deck
 from tourney.domain.errors import StaleVersion
-from tourney.domain.fairness import draw_salts
+from tourney.domain.fairness import draw_hand_secret
 from tourney.domain.hand import SeatStatus
 from tourney.domain.structure import BlindLevel, TournamentFormat
 from tourney.domain.table import Awaiting, LastAction, SeatedPlayer, Table
@@ -60,8 +60,8 @@ def deal_at(
         return None
     if table.button_seat is None:
         table.draw_button(rng=deps.rng)  # a table that waited with one player deals its first hand (rule 6)
-    deck, salts = shuffled_deck(deps.rng), draw_salts(deps.rng)
-    table.start_hand(level, deck, hold_busted_seats=hold_busted_seats, salts=salts, now=now)
+    deck, secret = shuffled_deck(deps.rng), draw_hand_secret(deps.rng)
+    table.start_hand(level, deck, hold_busted_seats=hold_busted_seats, secret=secret, now=now)
     return evolve(record, level=level.number, dealt_at=now, updated_at=now)
 
 

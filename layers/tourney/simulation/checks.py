@@ -1,7 +1,7 @@
 """What must hold while a simulated tournament plays: checks over what the services stored, not rules.
 
 After every hand (its ``HandRecord``): chips conserved in the hand; its deck
-and salts are those the table committed to when it dealt the hand (docs/interfaces.md,
+and secret (the salts' source) are those the table committed to when it dealt the hand (docs/interfaces.md,
 'Provably fair deals'); the big blind moved to the next active seat when the
 table's players did not change and no button was drawn again (docs/rules.md, rules 7, 12). Tournament-wide, after every
 hand in small fields and every ``check_every`` hands in large ones, and at the end: the ledger's money
@@ -34,14 +34,14 @@ class Checks:
         self._dealt: dict[str, int] = {}
         self._drawn: dict[str, int] = {}
         """Table -> the hand dealt from its latest button draw: its button comes from the cards, not rule 7."""
-        self._commitments: dict[tuple[str, int], tuple[tuple[int, ...], tuple[str, ...] | None]] = {}
-        """(table, hand) -> the deck and salts the table committed to when it dealt the hand."""
+        self._commitments: dict[tuple[str, int], tuple[tuple[int, ...], bytes | None]] = {}
+        """(table, hand) -> the deck and secret the table committed to when it dealt the hand."""
         self.hands = 0
         self.commitments_checked = 0
         self.count = 0
 
     def after_table_saved(self, record: TableRecord) -> None:
-        """A table was written: a hand just dealt has the deck and salts of its commitment taken, and a hand
+        """A table was written: a hand just dealt has the deck and secret of its commitment taken, and a hand
         dealt from a new button draw (the final table's redraw) is remembered."""
         table = record.table
         number = table.hand_number
@@ -52,7 +52,7 @@ class Checks:
         if draw is not None and getattr(draw, "hand", 0) == number:
             self._drawn[record.table_id] = number
         hand = table.hand
-        self._commitments[(record.table_id, number)] = (hand.deck, hand.salts)
+        self._commitments[(record.table_id, number)] = (hand.deck, hand.secret)
 
     def after_hand(self, record: HandRecord) -> None:
         raw: dict[str, Any] = record.hand
@@ -68,12 +68,12 @@ class Checks:
         """The history's deck and salts hash to the commitment published when the hand was dealt."""
         dealt = self._commitments.pop((record.table_id, record.hand_number), None)
         where = f"table {record.table_id} hand {record.hand_number}"
-        if dealt is None or dealt[1] is None or raw.get("salts") is None:
+        deck, secret = dealt if dealt is not None else ((), None)
+        if secret is None or raw.get("secret") is None:
             raise SimulationError(f"{where}: dealt without a commitment")
-        deck, salts = dealt
-        # The commitment published is the hash of the deck and salts as dealt (``Hand.commitment``, the recipe
-        # proven in test_fairness.py): the same deck and salts in the history prove it verifies.
-        if tuple(raw["deck"]) != deck or tuple(raw["salts"]) != salts:
+        # The commitment published is the hash of the deck and the salts its secret gives (``Hand.commitment``,
+        # the recipe proven in test_fairness.py): the same deck and secret in the history prove it verifies.
+        if tuple(raw["deck"]) != deck or raw["secret"] != secret.hex():
             raise SimulationError(f"{where}: the deck played is not the deck committed to at the deal")
         self.commitments_checked += 1
 

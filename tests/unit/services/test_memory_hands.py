@@ -1,4 +1,4 @@
-"""The memory store keeps a finished hand packed (marshal, salts as bytes, times in microseconds): read back whole."""
+"""The memory store keeps a finished hand packed (marshal, times in microseconds): read back whole."""
 
 from datetime import UTC, datetime, timedelta, timezone
 
@@ -6,7 +6,7 @@ import pytest
 from tourney.adapters.memory import MemoryStore
 from tourney.services.records import HandRecord
 
-SALTS = [f"{i:032x}" for i in range(52)]
+SECRET = "ab" * 32
 
 
 @pytest.mark.parametrize(
@@ -18,7 +18,7 @@ SALTS = [f"{i:032x}" for i in range(52)]
     ],
 )
 def test_a_stored_hand_reads_back_equal_to_the_microsecond_and_in_its_time_zone(dealt_at: datetime) -> None:
-    hand = {"version": 1, "seats": [1, 4], "deck": list(range(52)), "salts": SALTS, "decisions": [["fold", 4, 0, True]]}
+    hand = {"version": 2, "seats": [1, 4], "deck": list(range(52)), "secret": SECRET, "decisions": [["fold", 4, 0, 1]]}
     ended_at = dealt_at + timedelta(seconds=41, microseconds=3)
     record = HandRecord("t1", "3", 17, hand, {1: "ann", 4: "bob"}, 9, 2, dealt_at, ended_at)
     for copying in (True, False):

@@ -82,7 +82,7 @@ from tourney.domain.hand.actions import (
 from tourney.domain.hand.dealing import check_forced_bets_and_deck, seating_order
 from tourney.domain.hand.pots import build_pots, split
 
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2
 _BOARD_STEPS: Final = ((0, 0), (0, 3), (4, 1), (6, 1))  # per street: (burnt card after the hole cards, cards)
 
 
@@ -169,6 +169,7 @@ class Hand:
         "_salts",
         "_sb",
         "_seats",
+        "_secret",
         "_seq",
         "_short",
         "_shown",
@@ -189,7 +190,9 @@ class Hand:
     _bb_ante: bool
     _starting: tuple[int, ...]
     _deck: tuple[Card, ...]
+    _secret: bytes | None
     _salts: tuple[str, ...] | None
+    """Derived from ``_secret`` the first time they are asked for."""
     _commitment: str | None
     _stacks: list[int]
     _bets: list[int]
@@ -230,7 +233,7 @@ class Hand:
         ante: int = 0,
         big_blind_ante: bool = False,
         deck: Sequence[Card],
-        salts: Sequence[str] | None = None,
+        secret: bytes | None = None,
     ) -> Hand:
         """Post the forced bets, deal the hole cards and wait for the first decision.
 
@@ -240,8 +243,8 @@ class Hand:
         player, or by the big blind alone for the table when ``big_blind_ante``.
         ``deck``: already shuffled (with ``secrets``); hole cards go one at a
         time round the table from the first seat after the button, and a card
-        is burnt before the flop, the turn and the river. ``salts``: one per
-        deck position, for the commitment to the deck (``tourney.domain.fairness``).
+        is burnt before the flop, the turn and the river. ``secret``: the hand's
+        32 bytes the salts of the commitment to the deck derive from (``tourney.domain.fairness``).
         """
         order, sb, bb = seating_order(stacks, button, small_blind_seat, big_blind_seat)
         check_forced_bets_and_deck(len(order), small_blind, big_blind, ante, deck)
@@ -260,9 +263,10 @@ class Hand:
         self._bb_ante = big_blind_ante
         self._starting = tuple(stacks[seat] for seat in order)
         self._deck = tuple(deck)
-        if salts is not None and len(salts) != len(self._deck):
-            raise InvalidDeal(f"{len(salts)} salts for a deck of {len(self._deck)} cards")
-        self._salts = tuple(salts) if salts is not None else None
+        if secret is not None and (len(secret) != fairness.SECRET_BYTES or len(self._deck) != fairness.DECK_SIZE):
+            raise InvalidDeal(f"a commitment needs a secret of {fairness.SECRET_BYTES} bytes and a deck of 52 cards")
+        self._secret = secret
+        self._salts = None
         self._commitment = None
         self._seq = 0
         self._log = []
@@ -864,15 +868,25 @@ class Hand:
         return self._deck
 
     @property
+    def secret(self) -> bytes | None:
+        """The hand's secret the salts derive from, or None for a hand dealt without a commitment.
+
+        Never shown to a player: it gives every salt, hence a way to check a guess of a card not shown.
+        """
+        return self._secret
+
+    @property
     def salts(self) -> tuple[str, ...] | None:
-        """The salts of the deck's commitment, or None for a hand dealt without one."""
+        """The salts of the deck's commitment (derived from the secret), or None for a hand dealt without one."""
+        if self._salts is None and self._secret is not None:
+            self._salts = fairness.salts_of(self._secret)
         return self._salts
 
     @property
     def commitment(self) -> str | None:
         """The commitment to the deck published at the deal (``tourney.domain.fairness``), or None."""
-        if self._commitment is None and self._salts is not None:
-            self._commitment = fairness.commitment(self._deck, self._salts)
+        if self._commitment is None and self._secret is not None:
+            self._commitment = fairness.commitment(self._deck, self.salts or ())
         return self._commitment
 
     def positions_seen_by(self, seat: int | None) -> tuple[int, ...]:
@@ -1045,7 +1059,7 @@ class Hand:
             "ante": self._ante,
             "big_blind_ante": self._bb_ante,
             "deck": list(self._deck),
-            **({"salts": list(self._salts)} if self._salts is not None else {}),
+            **({"secret": self._secret.hex()} if self._secret is not None else {}),
             "decisions": decisions,
             "cancelled": self._cancelled,
         }
@@ -1066,7 +1080,7 @@ class Hand:
             ante=int(raw["ante"]),
             big_blind_ante=bool(raw["big_blind_ante"]),
             deck=[int(c) for c in raw["deck"]],
-            salts=[str(s) for s in raw["salts"]] if raw.get("salts") is not None else None,
+            secret=bytes.fromhex(raw["secret"]) if raw.get("secret") is not None else None,
         )
         for kind, seat, amount, timed_out in raw["decisions"]:
             if kind == FOLD_AT_ONCE:
