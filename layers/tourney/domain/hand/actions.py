@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import ClassVar
 
 from tourney.domain.cards import Card
 
@@ -58,67 +59,57 @@ class SeatStatus(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Folded:
+class _Decision:
     seq: int
     seat: int
-    timed_out: bool = False
-
-    @property
-    def kind(self) -> ActionKind:
-        return ActionKind.FOLD
 
 
 @dataclass(frozen=True, slots=True)
-class Checked:
-    seq: int
-    seat: int
-    timed_out: bool = False
+class _TimedOut(_Decision):
+    """A decision the clock makes for a player who let their time run out, as well as the player themselves."""
 
-    @property
-    def kind(self) -> ActionKind:
-        return ActionKind.CHECK
+    timed_out: bool = False
 
 
 @dataclass(frozen=True, slots=True)
-class Called:
+class _Wager(_Decision):
+    """``to``: the player's whole bet in the round."""
+
+    to: int
+    all_in: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Folded(_TimedOut):
+    kind: ClassVar[ActionKind] = ActionKind.FOLD
+
+
+@dataclass(frozen=True, slots=True)
+class Checked(_TimedOut):
+    kind: ClassVar[ActionKind] = ActionKind.CHECK
+
+
+@dataclass(frozen=True, slots=True)
+class Called(_Decision):
     """``amount``: the chips added to the bet (less than asked when all in)."""
 
-    seq: int
-    seat: int
     amount: int
     all_in: bool
-
-    @property
-    def kind(self) -> ActionKind:
-        return ActionKind.CALL
+    kind: ClassVar[ActionKind] = ActionKind.CALL
 
 
 @dataclass(frozen=True, slots=True)
-class Bet:
-    """The first wager of a round; ``to``: the player's whole bet in the round."""
+class Bet(_Wager):
+    """The first wager of a round."""
 
-    seq: int
-    seat: int
-    to: int
-    all_in: bool
-
-    @property
-    def kind(self) -> ActionKind:
-        return ActionKind.BET
+    kind: ClassVar[ActionKind] = ActionKind.BET
 
 
 @dataclass(frozen=True, slots=True)
-class Raised:
-    """A wager over an earlier one (the posted big blind counts); ``to``: the whole bet in the round."""
+class Raised(_Wager):
+    """A wager over an earlier one (the posted big blind counts)."""
 
-    seq: int
-    seat: int
-    to: int
-    all_in: bool
-
-    @property
-    def kind(self) -> ActionKind:
-        return ActionKind.RAISE
+    kind: ClassVar[ActionKind] = ActionKind.RAISE
 
 
 Decision = Folded | Checked | Called | Bet | Raised
@@ -137,9 +128,14 @@ class Posted:
 
 
 @dataclass(frozen=True, slots=True)
-class HoleCardsDealt:
+class _HoleCards:
     seat: int
     cards: tuple[Card, Card]
+
+
+@dataclass(frozen=True, slots=True)
+class HoleCardsDealt(_HoleCards):
+    """Face down, to the seat's player alone."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,9 +153,8 @@ class BetReturned:
 
 
 @dataclass(frozen=True, slots=True)
-class HoleCardsShown:
-    seat: int
-    cards: tuple[Card, Card]
+class HoleCardsShown(_HoleCards):
+    """Face up, for every player to see."""
 
 
 @dataclass(frozen=True, slots=True)
