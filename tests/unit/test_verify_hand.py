@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from tourney.cli import main
 from tourney.domain import fairness
+from tourney.domain.cards import cards_str
 from tourney.services.records import HandRecord
 from tourney.simulation.checks import SimulationError
 from tourney.simulation.memory import Simulation, SimulationOptions, SimulationResult
@@ -69,9 +70,9 @@ def test_a_deck_changed_after_the_deal_is_caught_by_the_simulation(
     checks = sim.checks
     rng = random.Random(3)
     secret = fairness.draw_hand_secret(rng)
-    hand = {"deck": list(range(52)), "secret": secret.hex(), "seats": [1, 2], "big_blind_seat": 2}
+    hand = {"deck": cards_str(range(52)), "secret": secret.hex(), "seats": [1, 2], "big_blind_seat": 2}
     checks._commitments[("9", 1)] = (tuple(range(52)), secret)
-    swapped = {**hand, "deck": [1, 0, *range(2, 52)]}
+    swapped = {**hand, "deck": cards_str([1, 0, *range(2, 52)])}
     record = HandRecord("t", "9", 1, swapped, {1: "a", 2: "b"}, 9, 1, sim.cloud.now(), sim.cloud.now())
     with pytest.raises(SimulationError, match="not the deck committed to"):
         checks._deck_committed(record, swapped)

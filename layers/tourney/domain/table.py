@@ -96,7 +96,7 @@ from tourney.domain.structure import (
     BlindLevel,
 )
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 INITIAL_TIME_BANK = DEFAULT_TIME_BANK_SECONDS
 TIME_BANK_PER_LEVEL = 10
 MAX_TIME_BANK = 60
@@ -139,23 +139,14 @@ class SeatedPlayer:
     away: bool = False
     bank: TimeBank = TimeBank()
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "player": self.player,
-            "stack": self.stack,
-            "away": self.away,
-            "bank": [self.bank.seconds, self.bank.level],
-        }
+    def to_row(self, seat: int) -> list[Any]:
+        """``[seat, player, stack, bank seconds, bank level, away (0 or 1)]``: a row of the stored table."""
+        return [seat, self.player, self.stack, self.bank.seconds, self.bank.level, int(self.away)]
 
     @classmethod
-    def from_dict(cls, raw: Mapping[str, Any]) -> SeatedPlayer:
-        bank = raw.get("bank")
-        return cls(
-            player=str(raw["player"]),
-            stack=int(raw["stack"]),
-            away=bool(raw.get("away", False)),
-            bank=TimeBank(int(bank[0]), int(bank[1])) if bank is not None else TimeBank(),
-        )
+    def from_row(cls, row: Sequence[Any]) -> tuple[int, SeatedPlayer]:
+        seat, player, stack, seconds, level, away = row
+        return int(seat), cls(str(player), int(stack), bool(away), TimeBank(int(seconds), int(level)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -1015,29 +1006,36 @@ class Table:
     # ----------------------------------------------------------- plain data
 
     def to_dict(self) -> dict[str, Any]:
-        """The whole table as plain data (string map keys), the hand in progress included."""
-        return {
+        """The whole table as plain data, the hand in progress included.
+
+        Compact, as the table item stores it (docs/data-model.md): the seats as rows
+        (``SeatedPlayer.to_row``), and what is absent (no hand, no draw, no bank running) left out.
+        """
+        raw: dict[str, Any] = {
             "version": FORMAT_VERSION,
             "number": self._number,
             "seat_count": self._seat_count,
-            "seats": {str(seat): sp.to_dict() for seat, sp in sorted(self._seats.items())},
+            "seats": [sp.to_row(seat) for seat, sp in sorted(self._seats.items())],
+            "hand_number": self._hand_number,
+        }
+        optional = {
             "button_draw": self._draw.to_dict() if self._draw is not None else None,
             "last_positions": self._last_positions.to_dict() if self._last_positions is not None else None,
             "positions": self._positions.to_dict() if self._positions is not None else None,
-            "hand_number": self._hand_number,
             "hand": self._hand.to_dict() if self._hand is not None else None,
-            "hold_busted_seats": self._hold_busted,
+            "hold_busted_seats": self._hold_busted or None,
             "last_hand_ended": self._ended.to_dict() if self._ended is not None else None,
             "bank_running": self._bank_running.to_dict() if self._bank_running is not None else None,
             "decision_clock": self._decision_clock.to_dict() if self._decision_clock is not None else None,
         }
+        return raw | {key: value for key, value in optional.items() if value is not None}
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Table:
         if raw.get("version") != FORMAT_VERSION:
             raise ValueError(f"unknown table format {raw.get('version')!r}")
         table = cls(int(raw["number"]), int(raw["seat_count"]))
-        table._seats = {int(seat): SeatedPlayer.from_dict(sp) for seat, sp in raw["seats"].items()}
+        table._seats = dict(SeatedPlayer.from_row(row) for row in raw["seats"])
         draw, last, current = raw.get("button_draw"), raw.get("last_positions"), raw.get("positions")
         table._draw = ButtonDraw.from_dict(draw) if draw is not None else None
         table._last_positions = Positions.from_dict(last) if last is not None else None

@@ -16,6 +16,7 @@ from typing import Any
 
 from tourney.adapters.memory import MemoryStore
 from tourney.domain.blinds import first_active_after
+from tourney.domain.cards import cards_str
 from tourney.domain.ledger import NON_NEGATIVE_KINDS, AccountKind
 from tourney.services.records import HandRecord, TableRecord
 
@@ -73,7 +74,7 @@ class Checks:
             raise SimulationError(f"{where}: dealt without a commitment")
         # The commitment published is the hash of the deck and the salts its secret gives (``Hand.commitment``,
         # the recipe proven in test_fairness.py): the same deck and secret in the history prove it verifies.
-        if tuple(raw["deck"]) != deck or raw["secret"] != secret.hex():
+        if raw["deck"] != cards_str(deck) or raw["secret"] != secret.hex():
             raise SimulationError(f"{where}: the deck played is not the deck committed to at the deal")
         self.commitments_checked += 1
 

@@ -18,7 +18,7 @@ SECRET = "ab" * 32
     ],
 )
 def test_a_stored_hand_reads_back_equal_to_the_microsecond_and_in_its_time_zone(dealt_at: datetime) -> None:
-    hand = {"version": 2, "seats": [1, 4], "deck": list(range(52)), "secret": SECRET, "decisions": [["fold", 4, 0, 1]]}
+    hand = {"version": 3, "seats": [1, 4], "deck": "As" * 52, "secret": SECRET, "decisions": "f4*"}
     ended_at = dealt_at + timedelta(seconds=41, microseconds=3)
     record = HandRecord("t1", "3", 17, hand, {1: "ann", 4: "bob"}, 9, 2, dealt_at, ended_at)
     for copying in (True, False):

@@ -49,12 +49,13 @@ only for what the log needs.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
 from tourney.domain import fairness
-from tourney.domain.cards import Card
+from tourney.domain.cards import Card, cards_str, parse_cards
 from tourney.domain.errors import IllegalAction, InvalidDeal, NoHandInProgress, NotYourTurn, StaleAction
 from tourney.domain.evaluator import evaluate7
 from tourney.domain.hand.actions import (
@@ -82,7 +83,7 @@ from tourney.domain.hand.actions import (
 from tourney.domain.hand.dealing import check_forced_bets_and_deck, seating_order
 from tourney.domain.hand.pots import build_pots, split
 
-FORMAT_VERSION: Final = 2
+FORMAT_VERSION: Final = 3
 _BOARD_STEPS: Final = ((0, 0), (0, 3), (4, 1), (6, 1))  # per street: (burnt card after the hole cards, cards)
 
 
@@ -111,7 +112,7 @@ class Options(NamedTuple):
     bet: int
 
 
-FOLD_AT_ONCE: Final = "fold_at_once"
+FOLD_AT_ONCE: Final = "x"
 """How ``to_dict`` writes a fold out of turn (a disqualification, docs/rules.md rule 19)."""
 
 
@@ -120,15 +121,18 @@ class FoldedAtOnce(Folded):
     """A hand folded out of turn by a disqualification (docs/rules.md, rule 19); histories show it as a fold."""
 
 
-_WRITTEN: Final[dict[type, str]] = {
-    Folded: ActionKind.FOLD.value,
+_LETTERS: Final[dict[type, str]] = {
+    Folded: "f",
     FoldedAtOnce: FOLD_AT_ONCE,
-    Checked: ActionKind.CHECK.value,
-    Called: ActionKind.CALL.value,
-    Bet: ActionKind.BET.value,
-    Raised: ActionKind.RAISE.value,
+    Checked: "k",
+    Called: "c",
+    Bet: "b",
+    Raised: "r",
 }
-"""How ``to_dict`` names each decision, by the record's exact type (the dealer's records are not written)."""
+"""How ``to_dict`` writes each decision, by the record's exact type (the dealer's records are not written)."""
+_KINDS: Final = {"f": ActionKind.FOLD, "k": ActionKind.CHECK, "c": ActionKind.CALL, "b": ActionKind.BET,
+                 "r": ActionKind.RAISE}  # fmt: skip
+_DECISION: Final = re.compile(r"([fxkcbr])(\d+)(?::(\d+))?(\*)?")
 
 
 class Hand:
@@ -1034,19 +1038,11 @@ class Hand:
     # ---------------------------------------------------------- serializing
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data (ints, bools, strings, lists): the deal and the decisions, replayed by ``from_dict``."""
-        decisions: list[list[Any]] = []
-        for record in self._log:
-            kind = type(record)
-            name = _WRITTEN.get(kind)
-            if name is None:
-                continue  # what the dealer did: replayed by dealing again
-            if kind is Bet or kind is Raised:
-                decisions.append([name, record.seat, record.to, False])  # type: ignore[union-attr]
-            elif kind is Called:
-                decisions.append([name, record.seat, 0, False])  # type: ignore[union-attr]
-            else:
-                decisions.append([name, record.seat, 0, record.timed_out])  # type: ignore[union-attr]
+        """Plain data (ints, bools, strings, lists): the deal and the decisions, replayed by ``from_dict``.
+
+        Compact, as the table item stores it mid-hand (docs/data-model.md): the deck as its 52 card codes
+        concatenated, the decisions as one string (``_decisions_text``), ``cancelled`` only when it is.
+        """
         return {
             "version": FORMAT_VERSION,
             "seats": list(self._seats),
@@ -1058,11 +1054,28 @@ class Hand:
             "big_blind": self._big_blind,
             "ante": self._ante,
             "big_blind_ante": self._bb_ante,
-            "deck": list(self._deck),
+            "deck": cards_str(self._deck),
             **({"secret": self._secret.hex()} if self._secret is not None else {}),
-            "decisions": decisions,
-            "cancelled": self._cancelled,
+            "decisions": self._decisions_text(),
+            **({"cancelled": True} if self._cancelled else {}),
         }
+
+    def _decisions_text(self) -> str:
+        """The players' decisions in order, space-separated: a letter, the seat, ``:`` and the amount bet or
+        raised to, ``*`` when it was a time-out (``f3*``), e.g. ``c6 r7:300 f1 k4 b4:100``."""
+        words: list[str] = []
+        for record in self._log:
+            kind = type(record)
+            letter = _LETTERS.get(kind)
+            if letter is None:
+                continue  # what the dealer did: replayed by dealing again
+            if kind is Bet or kind is Raised:
+                words.append(f"{letter}{record.seat}:{record.to}")  # type: ignore[union-attr]
+            elif kind is Called:
+                words.append(f"{letter}{record.seat}")  # type: ignore[union-attr]
+            else:
+                words.append(f"{letter}{record.seat}{'*' if record.timed_out else ''}")  # type: ignore[union-attr]
+        return " ".join(words)
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Hand:
@@ -1079,16 +1092,17 @@ class Hand:
             big_blind=int(raw["big_blind"]),
             ante=int(raw["ante"]),
             big_blind_ante=bool(raw["big_blind_ante"]),
-            deck=[int(c) for c in raw["deck"]],
+            deck=parse_cards(raw["deck"]),
             secret=bytes.fromhex(raw["secret"]) if raw.get("secret") is not None else None,
         )
-        for kind, seat, amount, timed_out in raw["decisions"]:
-            if kind == FOLD_AT_ONCE:
+        for word in raw["decisions"].split():
+            letter, seat, amount, timed_out = _DECISION.fullmatch(word).groups()  # type: ignore[union-attr]
+            if letter == FOLD_AT_ONCE:
                 hand.fold_at_once(int(seat))
             elif timed_out:
                 hand.timeout(int(seat))
             else:
-                hand.act(ActionKind(kind), int(seat), int(amount) or None)
+                hand.act(_KINDS[letter], int(seat), int(amount) if amount else None)
         if raw.get("cancelled"):
             hand.cancel()
         return hand
