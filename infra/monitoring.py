@@ -76,6 +76,39 @@ def custom_metric(name: str, statistic: str, period: Duration = MINUTE) -> cw.Me
     )
 
 
+def total(label: str, **metrics: cw.IMetric) -> cw.MathExpression:
+    """The sum of ``metrics`` over five minutes, one alarm's metric."""
+    return cw.MathExpression(expression=" + ".join(metrics), using_metrics=metrics, label=label, period=FIVE_MINUTES)
+
+
+def _workflow_graph(title: str, workflows: Mapping[str, sfn.StateMachine], *events: str) -> cw.GraphWidget:
+    """A line for each of ``events`` (``"timed out"``: ``metric_timed_out``) of each workflow's executions a minute."""
+    return cw.GraphWidget(
+        title=title,
+        left=[
+            getattr(workflows[s.name], "metric_" + event.replace(" ", "_"))(period=MINUTE, label=f"{s.name} {event}")
+            for event in events
+            for s in wiring.WORKFLOWS
+        ],
+        width=12,
+    )
+
+
+WATCHDOG_COUNTS = (
+    (
+        "TournamentsTerminated",
+        "watchdog: a tournament stalled and was terminated; the recovery workflow runs",
+        "tournaments-terminated",
+    ),
+    (
+        "WatchFailures",
+        "watchdog: checking a tournament raised; that tournament is not watched until it is mended",
+        "watch-failures",
+    ),
+)
+"""The watchdog's counts that alarm at one in five minutes: metric (and alarm) name, description, runbook."""
+
+
 class Monitoring(Construct):
     """``topic``, ``alarms[name]``, ``dashboard``."""
 
@@ -134,15 +167,11 @@ class Monitoring(Construct):
         self._table_alarms(tables)
         for workflow in wiring.WORKFLOWS:
             machine = workflows[workflow.name]
-            failures = cw.MathExpression(
-                expression="failed + timedOut + aborted",
-                using_metrics={
-                    "failed": machine.metric_failed(period=FIVE_MINUTES),
-                    "timedOut": machine.metric_timed_out(period=FIVE_MINUTES),
-                    "aborted": machine.metric_aborted(period=FIVE_MINUTES),
-                },
-                label=f"{workflow.name} failures",
-                period=FIVE_MINUTES,
+            failures = total(
+                f"{workflow.name} failures",
+                failed=machine.metric_failed(period=FIVE_MINUTES),
+                timedOut=machine.metric_timed_out(period=FIVE_MINUTES),
+                aborted=machine.metric_aborted(period=FIVE_MINUTES),
             )
             self._alarm(
                 f"{logical_id(workflow.name)}WorkflowFailures",
@@ -168,33 +197,18 @@ class Monitoring(Construct):
         )
         self._alarm(
             "WebSocketErrors",
-            cw.MathExpression(
-                expression="integration + execution",
-                using_metrics={
-                    "integration": self._websocket_metric(websocket_api, "IntegrationError"),
-                    "execution": self._websocket_metric(websocket_api, "ExecutionError"),
-                },
-                label="WebSocket errors",
-                period=FIVE_MINUTES,
+            total(
+                "WebSocket errors",
+                integration=self._websocket_metric(websocket_api, "IntegrationError"),
+                execution=self._websocket_metric(websocket_api, "ExecutionError"),
             ),
             threshold=5,
             description="WebSocket API: 5 or more messages whose function failed or could not run, in 5 minutes",
             runbook="websocket-errors",
         )
-        self._alarm(
-            "TournamentsTerminated",
-            custom_metric("TournamentsTerminated", "Sum", FIVE_MINUTES),
-            threshold=1,
-            description="watchdog: a tournament stalled and was terminated; the recovery workflow runs",
-            runbook="tournaments-terminated",
-        )
-        self._alarm(
-            "WatchFailures",
-            custom_metric("WatchFailures", "Sum", FIVE_MINUTES),
-            threshold=1,
-            description="watchdog: checking a tournament raised; that tournament is not watched until it is mended",
-            runbook="watch-failures",
-        )
+        for name, description, runbook in WATCHDOG_COUNTS:
+            count = custom_metric(name, "Sum", FIVE_MINUTES)
+            self._alarm(name, count, threshold=1, description=description, runbook=runbook)
         self._alarm(
             "WatchdogHeartbeat",
             custom_metric("WatchdogHeartbeat", "Sum", FIVE_MINUTES),
@@ -211,14 +225,10 @@ class Monitoring(Construct):
             name = f"Table{logical_id(table_name)}"
             self._alarm(
                 f"{name}Throttles",
-                cw.MathExpression(
-                    expression="reads + writes",
-                    using_metrics={
-                        "reads": table.metric("ReadThrottleEvents", period=FIVE_MINUTES, statistic="Sum"),
-                        "writes": table.metric("WriteThrottleEvents", period=FIVE_MINUTES, statistic="Sum"),
-                    },
-                    label=f"{table_name} throttled requests",
-                    period=FIVE_MINUTES,
+                total(
+                    f"{table_name} throttled requests",
+                    reads=table.metric("ReadThrottleEvents", period=FIVE_MINUTES, statistic="Sum"),
+                    writes=table.metric("WriteThrottleEvents", period=FIVE_MINUTES, statistic="Sum"),
                 ),
                 threshold=1,
                 description=f"DynamoDB table {table_name}: reads or writes throttled",
@@ -338,28 +348,8 @@ class Monitoring(Construct):
             ),
         )
         dashboard.add_widgets(
-            cw.GraphWidget(
-                title="Workflow failures",
-                left=[
-                    workflows[s.name].metric_failed(period=MINUTE, label=f"{s.name} failed") for s in wiring.WORKFLOWS
-                ]
-                + [
-                    workflows[s.name].metric_timed_out(period=MINUTE, label=f"{s.name} timed out")
-                    for s in wiring.WORKFLOWS
-                ],
-                width=12,
-            ),
-            cw.GraphWidget(
-                title="Workflow executions",
-                left=[
-                    workflows[s.name].metric_started(period=MINUTE, label=f"{s.name} started") for s in wiring.WORKFLOWS
-                ]
-                + [
-                    workflows[s.name].metric_succeeded(period=MINUTE, label=f"{s.name} succeeded")
-                    for s in wiring.WORKFLOWS
-                ],
-                width=12,
-            ),
+            _workflow_graph("Workflow failures", workflows, "failed", "timed out"),
+            _workflow_graph("Workflow executions", workflows, "started", "succeeded"),
         )
         dashboard.add_widgets(
             cw.GraphWidget(
