@@ -323,6 +323,18 @@ def _print_sng(report: dict[str, Any]) -> None:
         print(f" {row['place']:>5}  {row['player']:<14} {pokerstars.money(row['prize']):>10}")
 
 
+def _print_prizes_and_money(report: dict[str, Any], name_width: int) -> None:
+    """The places that won a prize, and where the money went (the report's ``ledger``)."""
+    print(f"\n place  {'player':<{name_width}} {'prize':>9}")
+    for row in report["places"]:
+        if row["prize"]:
+            print(f" {row['place']:>5}  {row['player']:<{name_width}} {pokerstars.money(row['prize']):>10}")
+    print(
+        "\nmoney (cents): deposits {deposits}, prize pool {prize_pool_collected}, prizes paid {prizes_paid}, "
+        "house revenue {house_revenue}, player balances {player_balances}".format(**report["ledger"])
+    )
+
+
 def _print_local(report: dict[str, Any]) -> None:
     t = report["tournament"]
     actions = report.get("action_ms") or {}
@@ -342,15 +354,7 @@ def _print_local(report: dict[str, Any]) -> None:
             f"decisions the time-out took (late): {late['timed_out']} of {late['decisions']} "
             f"({late['share_percent']:.2f} %); actions refused: {refused}"
         )
-    print("\n place  player             prize")
-    for row in report["places"]:
-        if row["prize"]:
-            print(f" {row['place']:>5}  {row['player']:<14} {pokerstars.money(row['prize']):>10}")
-    ledger = report["ledger"]
-    print(
-        "\nmoney (cents): deposits {deposits}, prize pool {prize_pool_collected}, prizes paid {prizes_paid}, "
-        "house revenue {house_revenue}, player balances {player_balances}".format(**ledger)
-    )
+    _print_prizes_and_money(report, name_width=14)
     print(f"chips in play, every time the standings were read: {report['chip_totals_seen']}")
     sys.stdout.flush()
 
@@ -373,15 +377,8 @@ def run_memory(args: argparse.Namespace) -> int:
         f"{report['tables_at_start']} tables at the start, {report['moves']} players moved, "
         f"final table formed: {report['final_table_formed']}"
     )
-    print("\n place  player         prize")
-    for row in report["places"]:
-        if row["prize"]:
-            print(f" {row['place']:>5}  {row['player']:<10} {pokerstars.money(row['prize']):>10}")
+    _print_prizes_and_money(report, name_width=10)
     ledger = report["ledger"]
-    print(
-        "\nmoney (cents): deposits {deposits}, prize pool {prize_pool_collected}, prizes paid {prizes_paid}, "
-        "house revenue {house_revenue}, player balances {player_balances}".format(**ledger)
-    )
     held = ledger["player_balances"] + ledger["prize_pool_held"] + ledger["house_revenue"] + ledger["refunds_owed"]
     print(f"conserved: balances + pools + house + refunds owed = {held} = deposits + overlay")
 
