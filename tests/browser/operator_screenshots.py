@@ -9,12 +9,11 @@ stack adjustment, a running heads-up tournament terminated by the operator, and 
 from __future__ import annotations
 
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 from infra.local.runtime import LocalRuntime
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, sign_in
+from tests.browser.conftest import sign_in
+from tests.browser.screenshots import Shot, shoot_pages
 from tests.e2e.seeding import call, fund, seed_running
 
 OPERATOR = "olga"
@@ -42,34 +41,26 @@ def seed(stack: LocalRuntime) -> str:
     return tid
 
 
-def shoot(out: Path) -> None:
-    from playwright.sync_api import sync_playwright
+def _ready(shot: Shot) -> bool:
+    page, name = shot.page, shot.name
+    route, region = {
+        "operator": ("#/operator", "Latest acts"),
+        "operator-recovery": (f"#/operator/t/{shot.tid}", "Recovery"),
+    }[name]
+    sign_in(page, OPERATOR, operator=True)
+    page.goto(shot.stack.urls["app"] + route)
+    page.get_by_role("region", name=region).get_by_role("table").or_(
+        page.get_by_role("region", name=region).get_by_text("Restart window")
+    ).first.wait_for()
+    if name == "operator" and shot.size == "desktop":
+        page.get_by_text("Blind structure:").click()  # the levels, edited (a long table on a phone)
+        page.get_by_role("button", name="Edit the levels").click()
+    page.evaluate("window.scrollTo(0, 0)")
+    return True
 
-    out.mkdir(parents=True, exist_ok=True)
-    with LocalRuntime.from_cdk_out(keys_dir=Path(tempfile.mkdtemp())) as stack, sync_playwright() as playwright:
-        tid = seed(stack)
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
-            for name, route, ready in (
-                ("operator", "#/operator", "Latest acts"),
-                ("operator-recovery", f"#/operator/t/{tid}", "Recovery"),
-            ):
-                context = browser.new_context(viewport=viewport, device_scale_factor=1)
-                page = context.new_page()
-                page.goto(stack.urls["app"])
-                sign_in(page, OPERATOR, operator=True)
-                page.goto(stack.urls["app"] + route)
-                page.get_by_role("region", name=ready).get_by_role("table").or_(
-                    page.get_by_role("region", name=ready).get_by_text("Restart window")
-                ).first.wait_for()
-                if name == "operator" and size == "desktop":
-                    page.get_by_text("Blind structure:").click()  # the levels, edited (a long table on a phone)
-                    page.get_by_role("button", name="Edit the levels").click()
-                page.evaluate("window.scrollTo(0, 0)")
-                time.sleep(1.5)  # the countdowns drawn
-                page.screenshot(path=str(out / f"{name}-{size}.png"), full_page=True)
-                context.close()
-        browser.close()
+
+def shoot(out: Path) -> None:
+    shoot_pages(out, seed, ("operator", "operator-recovery"), _ready)
 
 
 if __name__ == "__main__":

@@ -11,12 +11,18 @@ from __future__ import annotations
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from infra.local.runtime import LocalRuntime
 from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, sign_in
 from tests.e2e.seeding import call, create, fund, later, register, seed_running
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 OPERATOR = "olga"
 
@@ -42,7 +48,25 @@ def seed(stack: LocalRuntime) -> str:
     return tid
 
 
-def shoot(out: Path) -> None:
+@dataclass(frozen=True)
+class Shot:
+    """One screenshot to take: the page (at the app's address), the stack, the seeded tournament, its name and size."""
+
+    page: Page
+    stack: LocalRuntime
+    tid: str
+    name: str
+    size: str
+
+
+def shoot_pages(
+    out: Path, seed: Callable[[LocalRuntime], str], names: Sequence[str], ready: Callable[[Shot], bool]
+) -> None:
+    """A local stack seeded by ``seed``, and at each size a screenshot of each named page, made ready by ``ready``.
+
+    ``ready`` opens the page it is given (signed in as it wants) and waits for what it must show; it answers whether
+    the screenshot takes the whole page.
+    """
     from playwright.sync_api import sync_playwright
 
     out.mkdir(parents=True, exist_ok=True)
@@ -50,32 +74,41 @@ def shoot(out: Path) -> None:
         tid = seed(stack)
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
-            for name, who, operator, route in (
-                ("lobby", "ann", False, "#/"),
-                ("first-sign-in", "cyd", False, "#/"),
-                ("table", None, False, None),
-                ("table-waiting", None, False, None),
-                ("operator", OPERATOR, True, "#/operator"),
-            ):
+            for name in names:
                 context = browser.new_context(viewport=viewport, device_scale_factor=1)
                 page = context.new_page()
                 page.goto(stack.urls["app"])
-                if name.startswith("table"):
-                    _, view = call(stack, "GET", f"/tournaments/{tid}/tables/1", stack.token("ann"))
-                    acting = view["to_act"]["player"]
-                    sign_in(page, acting if name == "table" else next(iter({"ann", "bob"} - {acting})))
-                    page.goto(f"{stack.urls['app']}#/t/{tid}/table/1")
-                    page.locator(".your-turn" if name == "table" else ".pre-actions").wait_for()
-                else:
-                    sign_in(page, str(who), operator)
-                    page.goto(stack.urls["app"] + str(route))
-                    page.locator("main h2:visible, main table").first.wait_for()
-                    if name == "first-sign-in":
-                        page.get_by_role("region", name="Choose your screen name").wait_for()
+                full_page = ready(Shot(page, stack, tid, name, size))
                 time.sleep(1.5)  # the countdowns and the balance drawn
-                page.screenshot(path=str(out / f"{name}-{size}.png"), full_page=not name.startswith("table"))
+                page.screenshot(path=str(out / f"{name}-{size}.png"), full_page=full_page)
                 context.close()
         browser.close()
+
+
+def _ready(shot: Shot) -> bool:
+    page, stack, tid, name = shot.page, shot.stack, shot.tid, shot.name
+    if name.startswith("table"):
+        _, view = call(stack, "GET", f"/tournaments/{tid}/tables/1", stack.token("ann"))
+        acting = view["to_act"]["player"]
+        sign_in(page, acting if name == "table" else next(iter({"ann", "bob"} - {acting})))
+        page.goto(f"{stack.urls['app']}#/t/{tid}/table/1")
+        page.locator(".your-turn" if name == "table" else ".pre-actions").wait_for()
+        return False
+    who, operator, route = {
+        "lobby": ("ann", False, "#/"),
+        "first-sign-in": ("cyd", False, "#/"),
+        "operator": (OPERATOR, True, "#/operator"),
+    }[name]
+    sign_in(page, who, operator)
+    page.goto(stack.urls["app"] + route)
+    page.locator("main h2:visible, main table").first.wait_for()
+    if name == "first-sign-in":
+        page.get_by_role("region", name="Choose your screen name").wait_for()
+    return True
+
+
+def shoot(out: Path) -> None:
+    shoot_pages(out, seed, ("lobby", "first-sign-in", "table", "table-waiting", "operator"), _ready)
 
 
 if __name__ == "__main__":
