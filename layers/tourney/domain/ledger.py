@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import zlib
 from collections import defaultdict
-from collections.abc import ItemsView, Iterable, Sequence
+from collections.abc import ItemsView, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -290,6 +290,24 @@ def balance_adjustment(key: str, player_id: str, amount: int, at: datetime) -> E
     )
 
 
+def new_entries(entries: Sequence[Entry], stored: Mapping[str, Entry]) -> list[Entry]:
+    """The entries of a batch that are not ``stored`` yet under their keys, each key once, in the batch's order.
+
+    Raises ``IdempotencyConflict`` when a key, stored or earlier in the batch, was used for another movement.
+    """
+    fresh: list[Entry] = []
+    batch: dict[str, Entry] = {}
+    for entry in entries:
+        earlier = stored.get(entry.key) or batch.get(entry.key)
+        if earlier is not None:
+            if not earlier.same_movement(entry):
+                raise IdempotencyConflict(f"idempotency key {entry.key!r} was used for another movement")
+            continue
+        batch[entry.key] = entry
+        fresh.append(entry)
+    return fresh
+
+
 class LedgerPort(Protocol):
     """What domain operations need from a ledger: read a balance, post atomically."""
 
@@ -383,16 +401,7 @@ class Ledger:
         Funds are checked on each account's net change over the batch, as one
         transaction with one condition per account (a store would write it so).
         """
-        fresh: list[Entry] = []
-        batch: dict[str, Entry] = {}
-        for entry in entries:
-            known = self._by_key.get(entry.key) or batch.get(entry.key)
-            if known is not None:
-                if not known.same_movement(entry):
-                    raise IdempotencyConflict(f"idempotency key {entry.key!r} was used for another movement")
-                continue
-            batch[entry.key] = entry
-            fresh.append(entry)
+        fresh = new_entries(entries, self._by_key)
         net: dict[Account, int] = defaultdict(int)
         for entry in fresh:
             for leg in entry.legs:

@@ -56,7 +56,7 @@ from tourney.adapters.dynamo.models.ledger import (
 )
 from tourney.adapters.dynamo.transaction import CONDITION_FAILED, RETRYABLE, Transaction, TransactionCancelled
 from tourney.domain.errors import IdempotencyConflict, InsufficientFunds, StaleVersion
-from tourney.domain.ledger import Account, AccountKind, Entry, EntryKind, Leg
+from tourney.domain.ledger import Account, AccountKind, Entry, EntryKind, Leg, new_entries
 
 EXPLAINED = frozenset({CONDITION_FAILED, *RETRYABLE})
 """Cancellation codes that are a lost condition or race; any other (a malformed request) is raised as it is."""
@@ -331,16 +331,7 @@ class DynamoLedger:
         the batch, and ``InsufficientFunds`` when a split account is short in total.
         """
         known = dict(known or {})
-        fresh: list[Entry] = []
-        seen: dict[str, Entry] = {}
-        for entry in entries:
-            earlier = known.get(entry.key) or seen.get(entry.key)
-            if earlier is not None:
-                if not earlier.same_movement(entry):
-                    raise IdempotencyConflict(f"idempotency key {entry.key!r} was used for another movement")
-                continue
-            seen[entry.key] = entry
-            fresh.append(entry)
+        fresh = new_entries(entries, known)
         posting = Posting(tuple(entries), tuple(fresh), known)
         if not fresh:
             return posting
