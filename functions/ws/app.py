@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import TypeAdapter, ValidationError
@@ -44,8 +44,11 @@ Answer = dict[str, Any]
 
 
 def connections() -> Connections:
-    """The connections store: the pushes adapter keeps them (``connections`` table)."""
-    return cast(Connections, services().deps.pushes)
+    """Who is behind each connection: the port the composition root wires (the ``connections`` table on AWS)."""
+    found = services().connections
+    if found is None:
+        raise RuntimeError("these services keep no WebSocket connections")
+    return found
 
 
 def reply_to(event: dict[str, Any]) -> ConnectionsApi:

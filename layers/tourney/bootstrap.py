@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tourney.services.accounts import AccountsService
@@ -25,11 +24,12 @@ from tourney.services.admin import AdminService
 from tourney.services.audit import AuditService
 from tourney.services.chat import ChatLog, ChatService
 from tourney.services.coordinate import CoordinatorService
-from tourney.services.deps import Deps
+from tourney.services.deps import Deps, no_wait
 from tourney.services.lobby import LobbyService
 from tourney.services.management import ManagementService
 from tourney.services.play import PlayService
 from tourney.services.ports import (
+    Backoff,
     Clock,
     CoordinatorQueue,
     Pushes,
@@ -39,12 +39,14 @@ from tourney.services.ports import (
     Workflows,
 )
 from tourney.services.recover import RecoveryService
+from tourney.services.recovery_report import RecoveryReportService
 from tourney.services.register import RegistrationService
 from tourney.services.start import StartService
 from tourney.services.timeouts import TimeoutService
 
 if TYPE_CHECKING:
     from tourney.adapters.memory import FrozenClock
+    from tourney.entrypoints.connections import Connections
     from tourney.entrypoints.settings import Settings
 
 
@@ -61,10 +63,14 @@ class Services:
     timeouts: TimeoutService
     coordinator: CoordinatorService
     recovery: RecoveryService
+    recovery_report: RecoveryReportService
     management: ManagementService
     audit: AuditService
     chat: ChatService
     deps: Deps
+    """Every port the root built (tests and helpers reach the adapters through it; no service is given it)."""
+    connections: Connections | None = None
+    """Who is behind each WebSocket connection (the ``ws`` function's port; None where nothing connects)."""
     adapters: Any = None
     """The adapters bundle it was built from (``MemoryAdapters`` for ``bootstrap_memory``)."""
 
@@ -81,14 +87,16 @@ def bootstrap(
     rng: random.Random | None = None,
     adapters: Any = None,
     chat_log: ChatLog | None = None,
-    backoff: Callable[[int], None] | None = None,
+    backoff: Backoff = no_wait,
+    connections: Connections | None = None,
 ) -> Services:
     """Wire the services over the given adapters (``rng``: ``secrets.SystemRandom()`` by default).
 
     ``chat_log``: where the table chat keeps its lines and rate windows (in memory by default).
-    ``backoff``: the wait after a lost race (``Deps.backoff``; none by default).
+    ``backoff``: the wait after a lost race (none by default). ``connections``: the adapter
+    that keeps the WebSocket connections, for the ``ws`` function (on AWS, the pushes adapter).
     """
-    deps = Deps(
+    ports = Deps(
         store=store,
         pushes=pushes,
         timers=timers,
@@ -97,25 +105,53 @@ def bootstrap(
         workflows=workflows,
         clock=clock,
         rng=rng if rng is not None else secrets.SystemRandom(),
+        backoff=backoff,
     )
-    if backoff is not None:
-        deps = replace(deps, backoff=backoff)
+    return _services(ports, chat_log if chat_log is not None else _memory_chat_log(), connections, adapters)
+
+
+# fmt: off
+def _services(p: Deps, chat_log: ChatLog, connections: Connections | None, adapters: Any) -> Services:
+    """Each service given the ports its constructor names, and only those."""
+    recovery = RecoveryService(
+        store=p.store, pushes=p.pushes, timers=p.timers, coordination=p.coordination,
+        start_scheduler=p.start_scheduler, workflows=p.workflows, clock=p.clock, rng=p.rng, backoff=p.backoff,
+    )
     return Services(
-        lobby=LobbyService(deps),
-        accounts=AccountsService(deps),
-        registration=RegistrationService(deps),
-        admin=AdminService(deps),
-        play=PlayService(deps),
-        start=StartService(deps),
-        timeouts=TimeoutService(deps),
-        coordinator=CoordinatorService(deps),
-        recovery=RecoveryService(deps),
-        management=ManagementService(deps),
-        audit=AuditService(deps),
-        chat=ChatService(deps, chat_log if chat_log is not None else _memory_chat_log(), _language_of),
-        deps=deps,
-        adapters=adapters,
+        lobby=LobbyService(store=p.store, clock=p.clock),
+        accounts=AccountsService(store=p.store, clock=p.clock, backoff=p.backoff),
+        registration=RegistrationService(store=p.store, workflows=p.workflows, clock=p.clock, backoff=p.backoff),
+        admin=AdminService(
+            store=p.store, pushes=p.pushes, start_scheduler=p.start_scheduler, workflows=p.workflows,
+            clock=p.clock, rng=p.rng, recovery=recovery, backoff=p.backoff,
+        ),
+        play=PlayService(
+            store=p.store, pushes=p.pushes, timers=p.timers, coordination=p.coordination,
+            clock=p.clock, rng=p.rng, backoff=p.backoff,
+        ),
+        start=StartService(
+            store=p.store, pushes=p.pushes, timers=p.timers, coordination=p.coordination,
+            start_scheduler=p.start_scheduler, workflows=p.workflows, clock=p.clock, rng=p.rng, backoff=p.backoff,
+        ),
+        timeouts=TimeoutService(
+            store=p.store, pushes=p.pushes, timers=p.timers, coordination=p.coordination,
+            clock=p.clock, rng=p.rng, backoff=p.backoff,
+        ),
+        coordinator=CoordinatorService(
+            store=p.store, pushes=p.pushes, timers=p.timers, coordination=p.coordination,
+            clock=p.clock, rng=p.rng, backoff=p.backoff,
+        ),
+        recovery=recovery,
+        recovery_report=RecoveryReportService(store=p.store, clock=p.clock),
+        management=ManagementService(
+            store=p.store, pushes=p.pushes, timers=p.timers, coordination=p.coordination,
+            clock=p.clock, backoff=p.backoff,
+        ),
+        audit=AuditService(store=p.store),
+        chat=ChatService(store=p.store, pushes=p.pushes, clock=p.clock, log=chat_log, language_of=_language_of),
+        deps=p, connections=connections, adapters=adapters,
     )
+# fmt: on
 
 
 def _memory_chat_log() -> ChatLog:
@@ -171,9 +207,10 @@ def bootstrap_aws(config: Settings) -> Services:
     from tourney.adapters.dynamo.store import DynamoStore
 
     configure()
+    pushes = WebSocketPushes(config.connections_endpoint)  # it keeps the connections it pushes to
     return bootstrap(
         store=DynamoStore(),
-        pushes=WebSocketPushes(config.connections_endpoint),
+        pushes=pushes,
         timers=SqsTimeouts(config.timeouts_queue_url),
         coordination=SqsCoordination(config.coordinator_queue_url),
         start_scheduler=EventBridgeStartScheduler(
@@ -183,4 +220,5 @@ def bootstrap_aws(config: Settings) -> Services:
         clock=SystemClock(config.local_time_factor, config.local_time_origin),
         chat_log=DynamoChatLog(),
         backoff=JitteredBackoff(),
+        connections=pushes,
     )

@@ -104,6 +104,7 @@ def test_bootstrap_aws_builds_the_services_from_the_settings() -> None:
     services = bootstrap_aws(Settings.from_environ({"TIMEOUTS_QUEUE_URL": "q", "CONNECTIONS_ENDPOINT": "https://e/s"}))
     assert services.lobby.list_tournaments() == ()
     assert isinstance(services.deps.backoff, JitteredBackoff)  # lost races on DynamoDB wait a jittered while
+    assert services.connections is services.deps.pushes  # the ws function's connections: the pushes' table
 
 
 def test_the_clock_follows_the_local_stacks_virtual_time() -> None:

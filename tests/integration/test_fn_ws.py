@@ -65,7 +65,7 @@ def services(clock: FrozenClock, aws: None, ws_settings: Settings) -> Iterator[S
     wired = bootstrap(
         store=adapters.store, pushes=pushes, timers=adapters.timers, coordination=adapters.coordination,
         start_scheduler=adapters.start_scheduler, workflows=adapters.workflows, clock=clock,
-        rng=random.Random(5), adapters=adapters,
+        rng=random.Random(5), adapters=adapters, connections=pushes,
     )  # fmt: skip
     with use_services(wired):
         yield wired

@@ -32,7 +32,13 @@ def clock() -> FrozenClock:
 def services(clock: FrozenClock) -> Services:
     """The play over the memory store; the chat over the DynamoDB chat table (the ``ws`` function's log)."""
     wired = bootstrap_memory(clock=clock, rng=random.Random(18))
-    return dataclasses.replace(wired, chat=ChatService(wired.deps, DynamoChatLog(), lambda _: None))
+    return dataclasses.replace(wired, chat=chat_on_dynamodb(wired))
+
+
+def chat_on_dynamodb(services: Services) -> ChatService:
+    """A chat service over the chat table (another process's, when ``services`` has one already)."""
+    d = services.deps
+    return ChatService(store=d.store, pushes=d.pushes, clock=d.clock, log=DynamoChatLog(), language_of=lambda _: None)
 
 
 def between_hands(services: Services, clock: FrozenClock) -> str:
@@ -60,7 +66,7 @@ def test_rule_18_five_lines_in_any_10_seconds_counted_across_processes_on_dynamo
 ) -> None:
     # Given two chat services (two Lambdas) over the chat table
     tid = between_hands(services, clock)
-    other: Callable[..., object] = ChatService(services.deps, DynamoChatLog(), lambda _: None).say
+    other: Callable[..., object] = chat_on_dynamodb(services).say
     # When p0 says 3 lines through one and 2 through the other, then a sixth is refused by either
     for i in range(3):
         services.chat.say(tid, "1", "p0", f"gg {i}")

@@ -123,9 +123,7 @@ class RecoveryBody(BaseModel):
 
 
 def recovery_report_service(svc: ServicesDep) -> RecoveryReportService:
-    from tourney.services.recovery_report import RecoveryReportService
-
-    return RecoveryReportService(svc.deps)
+    return svc.recovery_report
 
 
 def management_service(svc: ServicesDep) -> ManagementService:

@@ -8,16 +8,17 @@ from dataclasses import replace
 from tourney.domain.errors import IllegalAction, NameTaken, NotFound, StaleVersion
 from tourney.domain.ledger import deposit, player_account
 from tourney.domain.profile import display_name, name_key
-from tourney.services.deps import Deps
+from tourney.services.deps import Deps, no_wait
 from tourney.services.names import forget
+from tourney.services.ports import Backoff, Clock, Store
 from tourney.services.records import AccountRecord, NameRecord
 from tourney.services.tables import retrying
 from tourney.services.views import AccountView, DepositView, LedgerLine, LedgerView, ProfileView
 
 
 class AccountsService:
-    def __init__(self, deps: Deps) -> None:
-        self._d = deps
+    def __init__(self, *, store: Store, clock: Clock, backoff: Backoff = no_wait) -> None:
+        self._d = Deps(store=store, clock=clock, backoff=backoff)
 
     def account(self, player: str) -> AccountView:
         return AccountView(player, self._d.store.ledger.balance(player_account(player)))

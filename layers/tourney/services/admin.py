@@ -21,6 +21,7 @@ writes the record it lost and never a second one.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from tourney.domain.errors import AlreadyStarted, Conflict, IdempotencyConflict, InvalidConfiguration, StaleVersion
@@ -35,8 +36,10 @@ from tourney.domain.structure import (
 )
 from tourney.services.audit import append, audit_record
 from tourney.services.commands import CreateTournament
-from tourney.services.deps import Deps
+from tourney.services.deps import Deps, no_wait
+from tourney.services.ports import Backoff, Clock, Pushes, StartScheduler, Store, Workflows
 from tourney.services.records import AuditAct, CounterShard, TournamentRecord
+from tourney.services.recover import RecoveryService
 from tourney.services.start import cancel_before_start, give_up_start, never_dealt
 from tourney.services.tables import retrying
 from tourney.services.views import Cancelled, Created, Restarted, Terminated
@@ -87,8 +90,28 @@ def config_from(command: CreateTournament) -> TournamentConfig:
 
 
 class AdminService:
-    def __init__(self, deps: Deps) -> None:
-        self._d = deps
+    def __init__(
+        self,
+        *,
+        store: Store,
+        pushes: Pushes,
+        start_scheduler: StartScheduler,
+        workflows: Workflows,
+        clock: Clock,
+        rng: random.Random,
+        recovery: RecoveryService,
+        backoff: Backoff = no_wait,
+    ) -> None:
+        self._d = Deps(
+            store=store,
+            pushes=pushes,
+            start_scheduler=start_scheduler,
+            workflows=workflows,
+            clock=clock,
+            rng=rng,
+            backoff=backoff,
+        )
+        self._recovery = recovery
 
     def create_tournament(self, command: CreateTournament) -> Created:
         """Create and announce (docs/rules.md, rule 2); the same ``tournament_id`` again answers the first creation."""
@@ -256,10 +279,8 @@ class AdminService:
 
     def restart(self, tid: str, operator: str, reason: str) -> Restarted:
         """Restart a terminated tournament inside its 20 minutes (rule 17; ``RecoveryService.restart``)."""
-        from tourney.services.recover import RecoveryService
-
         before = self._d.store.tournaments.get(tid)
-        answer = RecoveryService(self._d).restart(tid, operator, reason)
+        answer = self._recovery.restart(tid, operator, reason)
         at = answer.restarted_at
         self._audit(
             f"restart:{tid}:{at.isoformat() if at else answer.status}",

@@ -25,6 +25,7 @@ from typing import Any
 
 from tourney.domain.errors import IllegalAction, StaleVersion
 from tourney.services.deps import Deps
+from tourney.services.ports import Store
 from tourney.services.records import AuditAct, AuditRecord
 from tourney.services.views import View
 
@@ -111,8 +112,8 @@ class AuditView(View):
 
 
 class AuditService:
-    def __init__(self, deps: Deps) -> None:
-        self._d = deps
+    def __init__(self, *, store: Store) -> None:
+        self._d = Deps(store=store)
 
     def listing(self, *, tournament: str | None = None, player: str | None = None) -> AuditView:
         """The acts about a tournament, or a player, oldest first; neither: the ``LATEST_ACTS`` newest, newest first.

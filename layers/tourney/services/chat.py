@@ -25,6 +25,7 @@ from tourney.domain import chat as rules
 from tourney.domain.errors import StaleVersion
 from tourney.services.deps import Deps
 from tourney.services.names import names_of
+from tourney.services.ports import Clock, Pushes, Store
 from tourney.services.views import View
 
 LanguageCheck = Callable[[str], "str | None"]
@@ -100,8 +101,8 @@ class ChatLogView(View):
 
 
 class ChatService:
-    def __init__(self, deps: Deps, log: ChatLog, language_of: LanguageCheck) -> None:
-        self._d = deps
+    def __init__(self, *, store: Store, pushes: Pushes, clock: Clock, log: ChatLog, language_of: LanguageCheck) -> None:
+        self._d = Deps(store=store, pushes=pushes, clock=clock)
         self._log = log
         self._language_of = language_of
 

@@ -1,12 +1,22 @@
-"""What every service is built with: the ports, a clock and a random number generator."""
+"""The ports one service was given, bundled for the helper functions it calls.
+
+A service's constructor names the ports it uses (``PlayService(store=..., timers=...,
+coordination=..., pushes=..., clock=..., backoff=...)``: the composition root,
+``tourney/bootstrap.py``, gives each its own) and bundles them in a :class:`Deps`
+for the module-level helpers it shares with other services (``retrying``,
+``deal``, ``after_write``, ``names_of``...). A port the service was not given is
+absent from its bundle: a helper that reaches for it raises :class:`NotWired`,
+naming the port, at the first test that takes that path.
+"""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, NoReturn
 
 from tourney.services.ports import (
+    Backoff,
     Clock,
     CoordinatorQueue,
     Pushes,
@@ -16,21 +26,50 @@ from tourney.services.ports import (
     Workflows,
 )
 
+RETRIES = 5
+"""How often a service tries a unit of work that lost a race (``StaleVersion``) before giving up."""
+
+
+class NotWired(RuntimeError):
+    """A helper reached a port its service's constructor does not name."""
+
+
+class _Absent:
+    """Stands for a port a service was not given; any use of it raises :class:`NotWired`."""
+
+    def __init__(self, port: str) -> None:
+        self._port = port
+
+    def __getattr__(self, name: str) -> NoReturn:
+        if name.startswith("__"):  # copy, pickle and the like probe for optional protocols
+            raise AttributeError(name)
+        raise NotWired(f"the service was not given the {self._port} port (wanted: {self._port}.{name})")
+
+    def __call__(self, *args: object) -> NoReturn:
+        raise NotWired(f"the service was not given the {self._port} port")
+
+
+def _absent(port: str) -> Any:
+    return _Absent(port)
+
+
+def no_wait(lost: int) -> None:
+    """The backoff in memory: nothing waits (no other process races)."""
+
 
 @dataclass(frozen=True)
 class Deps:
-    store: Store
-    pushes: Pushes
-    timers: TimeoutScheduler
-    coordination: CoordinatorQueue
-    start_scheduler: StartScheduler
-    workflows: Workflows
-    clock: Clock
-    rng: random.Random
+    store: Store = _absent("store")
+    pushes: Pushes = _absent("pushes")
+    timers: TimeoutScheduler = _absent("timers")
+    coordination: CoordinatorQueue = _absent("coordination")
+    start_scheduler: StartScheduler = _absent("start_scheduler")
+    workflows: Workflows = _absent("workflows")
+    clock: Clock = _absent("clock")
+    rng: random.Random = _absent("rng")
     """``secrets.SystemRandom()`` in production: shuffles, seat draws and button draws."""
-    retries: int = 5
-    """How often a service retries a unit of work that lost a race (``StaleVersion``) before giving up."""
-    backoff: Callable[[int], None] = lambda lost: None
+    retries: int = RETRIES
+    backoff: Backoff = no_wait
     """Called after the ``lost``-th lost race, before trying again: the AWS adapters wait a jittered
     while (``JitteredBackoff``), so that many requests racing for one item spread out instead of
     colliding again on every retry; in memory nothing waits (no other process races)."""

@@ -20,6 +20,7 @@ from tourney.domain.prizes import PERCENT, payout_for
 from tourney.domain.registration import ENTERED, RegistrationState, TournamentStatus, waiting_position
 from tourney.services.deps import Deps
 from tourney.services.names import names_of
+from tourney.services.ports import Clock, Store
 from tourney.services.records import TournamentRecord
 from tourney.services.tables import table_view
 from tourney.services.views import (
@@ -37,8 +38,8 @@ from tourney.services.views import (
 
 
 class LobbyService:
-    def __init__(self, deps: Deps) -> None:
-        self._d = deps
+    def __init__(self, *, store: Store, clock: Clock) -> None:
+        self._d = Deps(store=store, clock=clock)
 
     def _counts(self, t: TournamentRecord) -> tuple[int, int]:
         regs = self._d.store.registrations

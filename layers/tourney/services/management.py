@@ -61,8 +61,8 @@ from tourney.domain.registration import TournamentStatus
 from tourney.domain.table import Table
 from tourney.services.audit import MAX_REASON, audit_record
 from tourney.services.dealer import publish_orders
-from tourney.services.deps import Deps
-from tourney.services.ports import UnitOfWork
+from tourney.services.deps import Deps, no_wait
+from tourney.services.ports import Backoff, Clock, CoordinatorQueue, Pushes, Store, TimeoutScheduler, UnitOfWork
 from tourney.services.records import AuditAct, AuditRecord, EntrantRecord, MuteRecord, TableRecord, evolve
 from tourney.services.tables import after_write, push_table, retrying
 from tourney.services.views import DepositView, View
@@ -189,8 +189,19 @@ def disqualified_leave(deps: Deps, record: TableRecord, uow: UnitOfWork) -> Tabl
 
 
 class ManagementService:
-    def __init__(self, deps: Deps) -> None:
-        self._d = deps
+    def __init__(
+        self,
+        *,
+        store: Store,
+        pushes: Pushes,
+        timers: TimeoutScheduler,
+        coordination: CoordinatorQueue,
+        clock: Clock,
+        backoff: Backoff = no_wait,
+    ) -> None:
+        self._d = Deps(
+            store=store, pushes=pushes, timers=timers, coordination=coordination, clock=clock, backoff=backoff
+        )
 
     # -- helpers -------------------------------------------------------------------
 

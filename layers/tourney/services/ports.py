@@ -66,6 +66,12 @@ class Clock(Protocol):
     def now(self) -> datetime: ...
 
 
+class Backoff(Protocol):
+    """The wait after the ``lost``-th race a unit of work lost, before it tries again (``JitteredBackoff`` on AWS)."""
+
+    def __call__(self, lost: int, /) -> None: ...
+
+
 # -- storage -------------------------------------------------------------------
 
 
@@ -310,6 +316,7 @@ class Workflows(Protocol):
 
 __all__ = [
     "AuditRepository",
+    "Backoff",
     "Clock",
     "CoordinatorQueue",
     "CoordinatorRepository",

@@ -18,6 +18,7 @@ from tourney.domain.recovery import FrozenPlan, MovementKind, outcome_of
 from tourney.domain.registration import TournamentStatus
 from tourney.services.deps import Deps
 from tourney.services.names import names_of
+from tourney.services.ports import Clock, Store
 from tourney.services.records import TournamentRecord
 from tourney.services.views import PaymentLine, RecoveryReport
 
@@ -28,8 +29,8 @@ PAYMENTS_SHOWN: Final = 100
 
 
 class RecoveryReportService:
-    def __init__(self, deps: Deps) -> None:
-        self._d = deps
+    def __init__(self, *, store: Store, clock: Clock) -> None:
+        self._d = Deps(store=store, clock=clock)
 
     def report(self, tid: str) -> RecoveryReport:
         """The recovery of ``tid`` (``NotFound``: no such tournament; ``Conflict``: never terminated)."""

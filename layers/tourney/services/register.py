@@ -38,8 +38,8 @@ from tourney.domain.registration import (
     starts_when_full,
     waiting_position,
 )
-from tourney.services.deps import Deps
-from tourney.services.ports import Store, UnitOfWork
+from tourney.services.deps import Deps, no_wait
+from tourney.services.ports import Backoff, Clock, Store, UnitOfWork, Workflows
 from tourney.services.records import CounterShard, RegistrationRecord, TournamentRecord
 from tourney.services.tables import retrying
 from tourney.services.views import RegistrationView, UnregistrationView
@@ -112,8 +112,8 @@ def start_when_full(deps: Deps, t: TournamentRecord) -> bool:
 
 
 class RegistrationService:
-    def __init__(self, deps: Deps) -> None:
-        self._d = deps
+    def __init__(self, *, store: Store, workflows: Workflows, clock: Clock, backoff: Backoff = no_wait) -> None:
+        self._d = Deps(store=store, workflows=workflows, clock=clock, backoff=backoff)
 
     def register(self, tid: str, player: str, key: str = "") -> RegistrationView:
         """Register and pay ``buy_in + entry_fee`` atomically (docs/rules.md, rules 2, 3); a Sit&Go filling up starts.

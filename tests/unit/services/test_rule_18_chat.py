@@ -134,7 +134,10 @@ def test_rule_18_the_rate_window_is_shared_by_every_process(
 ) -> None:
     # Given two chat services over one chat log (two Lambda invocations, one table of windows)
     tid = between_hands
-    other = ChatService(services.deps, services.chat.log, lambda text: None)
+    d = services.deps
+    other = ChatService(
+        store=d.store, pushes=d.pushes, clock=d.clock, log=services.chat.log, language_of=lambda t: None
+    )
     # When p0 says 3 lines through one and 2 through the other
     for i in range(3):
         services.chat.say(tid, "1", "p0", f"gg {i}")
