@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tourney.domain.cards import parse_cards
+from tourney.domain.hand import Hand
 
 
 def stacked_deck(holes: Sequence[str], board: str = "") -> list[int]:
@@ -25,3 +26,11 @@ def stacked_deck(holes: Sequence[str], board: str = "") -> list[int]:
     used = {c for c in deck if c is not None}
     rest = iter(c for c in range(52) if c not in used)
     return [c if c is not None else next(rest) for c in deck]
+
+
+def heads_up(stacks: dict[int, int], button: int, deck: Sequence[int] = tuple(range(52))) -> Hand:
+    """A heads-up hand at blinds 50/100: the button posts the small blind, the other seat the big blind."""
+    (other,) = (seat for seat in stacks if seat != button)
+    return Hand.deal(
+        stacks, button=button, small_blind_seat=button, big_blind_seat=other, small_blind=50, big_blind=100, deck=deck
+    )

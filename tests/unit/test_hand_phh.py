@@ -9,7 +9,7 @@ from pokerkit import HandHistory
 from tourney.domain.hand import Hand
 from tourney.domain.histories import phh
 
-from tests.support.decks import stacked_deck
+from tests.support.decks import heads_up, stacked_deck
 from tests.support.pokerkit_oracle import finishing_stacks
 
 DRY_BOARD = "2c7d9hJs3d"
@@ -26,9 +26,7 @@ def finished_in_pokerkit(hand: Hand) -> None:
 def test_heads_up_the_big_blind_is_p1_and_the_blinds_are_written_small_then_big() -> None:
     # Given heads-up with seat 7 on the button (small blind) and seat 3 in the big blind
     deck = stacked_deck(["8c8h", "AsAh"], DRY_BOARD)
-    hand = Hand.deal(
-        {3: 1000, 7: 600}, button=7, small_blind_seat=7, big_blind_seat=3, small_blind=50, big_blind=100, deck=deck
-    )
+    hand = heads_up({3: 1000, 7: 600}, 7, deck)
     hand.bet_or_raise_to(7, 300)
     hand.call(3)
     hand.check(3)
@@ -136,10 +134,7 @@ def test_dumps_all_is_read_back_by_pokerkit_with_every_field() -> None:
     # Given two finished hands at table 4 of a tournament, with player names that need quoting
     texts = []
     for k in (1, 2):
-        hand = Hand.deal(
-            {1: 1000, 5: 1000}, button=1, small_blind_seat=1, big_blind_seat=5, small_blind=50, big_blind=100,
-            deck=list(range(52)),
-        )  # fmt: skip
+        hand = heads_up({1: 1000, 5: 1000}, 1)
         hand.fold(1)
         fields: dict[str, phh.FieldValue] = {
             "event": "t-123", "table": 4, "hand": k, "seat_count": 9,
@@ -158,9 +153,6 @@ def test_dumps_all_is_read_back_by_pokerkit_with_every_field() -> None:
 
 
 def test_a_field_pokerkit_does_not_know_must_be_a_user_field() -> None:
-    hand = Hand.deal(
-        {1: 1000, 5: 1000}, button=1, small_blind_seat=1, big_blind_seat=5, small_blind=50, big_blind=100,
-        deck=list(range(52)),
-    )  # fmt: skip
+    hand = heads_up({1: 1000, 5: 1000}, 1)
     with pytest.raises(ValueError, match="'_level_name'"):
         phh.dumps(hand, {"level_name": "3"})

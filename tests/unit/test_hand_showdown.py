@@ -14,7 +14,7 @@ from tourney.domain.hand import (
     split,
 )
 
-from tests.support.decks import stacked_deck
+from tests.support.decks import heads_up, stacked_deck
 
 DRY_BOARD = "2c7d9hJs3d"  # no pair, straight or flush possible with the holes below
 
@@ -70,9 +70,7 @@ def test_side_pots_while_the_hand_is_played() -> None:
 def test_the_uncalled_part_of_a_bet_goes_back() -> None:
     # Given heads-up, seat 2 (big blind) has 300 and the better hand
     deck = stacked_deck(["AsAh", "KsKh"], DRY_BOARD)
-    hand = Hand.deal(
-        {1: 2000, 2: 300}, button=1, small_blind_seat=1, big_blind_seat=2, small_blind=50, big_blind=100, deck=deck
-    )
+    hand = heads_up({1: 2000, 2: 300}, 1, deck)
     hand.call(1)
     hand.check(2)
     # When seat 1 bets 500 on the flop and seat 2 calls all in for 200
@@ -141,9 +139,7 @@ def test_the_last_river_bettor_shows_first_and_a_beaten_hand_is_mucked() -> None
 def test_checked_down_showdown_starts_left_of_the_button() -> None:
     # Given two players check every street; seat 1 (button) holds the better hand
     deck = stacked_deck(["8c8h", "AsAh"], DRY_BOARD)  # seats 2, 1
-    hand = Hand.deal(
-        {1: 1000, 2: 1000}, button=1, small_blind_seat=1, big_blind_seat=2, small_blind=50, big_blind=100, deck=deck
-    )
+    hand = heads_up({1: 1000, 2: 1000}, 1, deck)
     hand.call(1)
     hand.check(2)
     for _ in range(3):
@@ -156,9 +152,7 @@ def test_checked_down_showdown_starts_left_of_the_button() -> None:
 def test_an_all_in_on_the_river_shows_every_hand() -> None:
     # Given heads-up on the river, seat 1 (worse hand) bets all in and seat 2 calls
     deck = stacked_deck(["AsAh", "8c8h"], DRY_BOARD)  # seats 2, 1
-    hand = Hand.deal(
-        {1: 500, 2: 1000}, button=1, small_blind_seat=1, big_blind_seat=2, small_blind=50, big_blind=100, deck=deck
-    )
+    hand = heads_up({1: 500, 2: 1000}, 1, deck)
     hand.call(1)
     hand.check(2)
     for _ in range(2):

@@ -12,6 +12,7 @@ from tourney.domain.hand import Hand
 from tourney.domain.histories.pokerstars import HandHeader, dumps, dumps_all, eastern, money, roman
 from tourney.simulation.random_hands import play_random_hand
 
+from tests.support.decks import heads_up
 from tests.support.random_play import play_randomly, random_setup
 
 SUMMER = datetime(2026, 7, 4, 16, 5, 9, tzinfo=UTC)
@@ -115,9 +116,7 @@ def test_a_hand_with_antes_an_all_in_and_a_side_pot_reads_as_pokerstars_writes_i
 def test_an_observer_sees_no_hole_cards_and_an_uncontested_pot_is_collected_unshown() -> None:
     # Given a heads-up hand (the button posts the small blind) won on the flop when the big blind times out
     deck = _deck(["Ks9s", "Qd2h"], "5s 2c7d9h 6s Js Tc 3h")
-    hand = Hand.deal(
-        {2: 5_000, 6: 5_000}, button=6, small_blind_seat=6, big_blind_seat=2, small_blind=50, big_blind=100, deck=deck
-    )
+    hand = heads_up({2: 5_000, 6: 5_000}, 6, deck)
     hand.bet_or_raise_to(6, 300)
     hand.call(2)
     hand.check(2)
@@ -275,8 +274,7 @@ def test_the_text_alone_accounts_for_every_chip_of_random_hands(players: int) ->
 
 
 def test_a_hand_in_play_has_no_history_yet() -> None:
-    hand = Hand.deal({1: 1_000, 2: 1_000}, button=1, small_blind_seat=1, big_blind_seat=2,
-                     small_blind=50, big_blind=100, deck=list(range(52)))  # fmt: skip
+    hand = heads_up({1: 1_000, 2: 1_000}, 1)
     with pytest.raises(ValueError, match="finished"):
         dumps(hand, {1: "A", 2: "B"}, _header())
 
