@@ -11,7 +11,7 @@ import pytest
 from tourney.domain.errors import StaleAction
 from tourney.domain.hand import ActionKind, Checked, Folded
 from tourney.domain.structure import BlindLevel
-from tourney.domain.table import BankStarted, Table, TimeBank
+from tourney.domain.table import Awaiting, BankStarted, Table, TimeBank
 
 from tests.unit.test_table import DECK, LEVEL, fold_to_big_blind, four_handed
 
@@ -43,12 +43,18 @@ def test_rule_16_the_time_bank_starts_when_the_decisions_own_time_runs_out() -> 
         table.timeout(w.seat, hand=w.hand, seq=w.seq, time_bank=True, now=T0 + timedelta(seconds=31))
 
 
-def test_rule_16_acting_on_the_time_bank_spends_the_whole_seconds_used() -> None:
+def on_the_time_bank() -> tuple[Table, Awaiting]:
+    """Four-handed, the first decision of the first hand past its own time: its time bank runs from ``T0``."""
     table = four_handed()
     table.start_hand(LEVEL, DECK)
     w = table.awaiting()
     assert w is not None
     table.timeout(w.seat, hand=w.hand, seq=w.seq, now=T0)
+    return table, w
+
+
+def test_rule_16_acting_on_the_time_bank_spends_the_whole_seconds_used() -> None:
+    table, w = on_the_time_bank()
     table.act(w.player, ActionKind.FOLD, hand=w.hand, seq=w.seq, now=T0 + timedelta(seconds=7.2))
     assert table.seats[w.seat].bank.seconds == 30 - 8
     assert not table.seats[w.seat].away
@@ -84,11 +90,7 @@ def test_rule_16_the_time_bank_grows_ten_seconds_a_level_up_to_sixty() -> None:
 
 
 def test_rule_16_a_moved_player_keeps_their_time_bank_and_a_table_keeps_a_running_bank() -> None:
-    table = four_handed()
-    table.start_hand(LEVEL, DECK)
-    w = table.awaiting()
-    assert w is not None
-    table.timeout(w.seat, hand=w.hand, seq=w.seq, now=T0)
+    table, w = on_the_time_bank()
     again = Table.from_dict(table.to_dict())
     on_bank = again.awaiting()
     assert on_bank is not None and on_bank.on_time_bank and on_bank.seconds == 30

@@ -53,10 +53,15 @@ def four_handed() -> Table:
 
 
 def fold_to_big_blind(table: Table) -> None:
+    everyone_until_the_end(table, ActionKind.FOLD)
+
+
+def everyone_until_the_end(table: Table, kind: ActionKind) -> None:
+    """Each player to act makes ``kind`` until the hand ends (folds: to the big blind; checks: down to the river)."""
     while table.hand_in_progress:
         awaiting = table.awaiting()
         assert awaiting is not None
-        table.act(awaiting.player, ActionKind.FOLD)
+        table.act(awaiting.player, kind)
 
 
 def chips(table: Table) -> int:
@@ -285,10 +290,7 @@ def test_rebuy_period_holds_a_busted_players_seat_until_they_buy_chips() -> None
     table.act("C", ActionKind.CALL)
     table.act("A", ActionKind.CHECK)
     # When C and A check it down
-    while table.hand_in_progress:
-        awaiting = table.awaiting()
-        assert awaiting is not None
-        table.act(awaiting.player, ActionKind.CHECK)
+    everyone_until_the_end(table, ActionKind.CHECK)
     # Then B busted but keeps the seat with no chips, and is not dealt in next
     ended = table.last_hand_ended
     assert ended is not None
@@ -499,10 +501,7 @@ def test_table_round_trips_as_plain_data_with_the_hand_in_progress() -> None:
     for t in (table, copy):
         t.act("C", ActionKind.CALL)
         t.act("D", ActionKind.FOLD)
-        while t.hand_in_progress:
-            awaiting = t.awaiting()
-            assert awaiting is not None
-            t.act(awaiting.player, ActionKind.CHECK)
+        everyone_until_the_end(t, ActionKind.CHECK)
     assert copy.to_dict() == table.to_dict()
     assert copy.last_hand_ended == table.last_hand_ended
     assert chips(copy) == 4000 + 777
