@@ -373,25 +373,24 @@ def describe(strength: int) -> str:
     kind = category(strength)
     first = (strength >> 16) & 0xF
     second = (strength >> 12) & 0xF
-    if kind is HandCategory.HIGH_CARD:
-        return f"high card {_SINGULAR[first]}"
-    if kind is HandCategory.ONE_PAIR:
-        return f"a pair of {_PLURAL[first]}"
-    if kind is HandCategory.TWO_PAIR:
-        return f"two pair, {_PLURAL[first]} and {_PLURAL[second]}"
-    if kind is HandCategory.THREE_OF_A_KIND:
-        return f"three of a kind, {_PLURAL[first]}"
-    if kind is HandCategory.STRAIGHT:
-        return f"a straight, {_straight_words(first)}"
-    if kind is HandCategory.FLUSH:
-        return f"a flush, {_SINGULAR[first]} high"
-    if kind is HandCategory.FULL_HOUSE:
-        return f"a full house, {_PLURAL[first]} full of {_PLURAL[second]}"
-    if kind is HandCategory.FOUR_OF_A_KIND:
-        return f"four of a kind, {_PLURAL[first]}"
-    if first == _ACE:
+    if kind is HandCategory.STRAIGHT_FLUSH and first == _ACE:
         return "a Royal Flush"
-    return f"a straight flush, {_straight_words(first)}"
+    words = {"high": _SINGULAR[first], "first": _PLURAL[first], "second": _PLURAL[second]}
+    return _DESCRIPTIONS[kind].format(run=_straight_words(first), **words)
+
+
+_DESCRIPTIONS: Final = {
+    HandCategory.HIGH_CARD: "high card {high}",
+    HandCategory.ONE_PAIR: "a pair of {first}",
+    HandCategory.TWO_PAIR: "two pair, {first} and {second}",
+    HandCategory.THREE_OF_A_KIND: "three of a kind, {first}",
+    HandCategory.STRAIGHT: "a straight, {run}",
+    HandCategory.FLUSH: "a flush, {high} high",
+    HandCategory.FULL_HOUSE: "a full house, {first} full of {second}",
+    HandCategory.FOUR_OF_A_KIND: "four of a kind, {first}",
+    HandCategory.STRAIGHT_FLUSH: "a straight flush, {run}",
+}
+"""Each category's words, ``first`` and ``second`` the ranks it is made of (plural), ``high`` its top card."""
 
 
 def _straight_words(high: int) -> str:
