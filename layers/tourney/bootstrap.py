@@ -188,8 +188,8 @@ def bootstrap_memory(*, clock: FrozenClock | None = None, rng: random.Random | N
 def bootstrap_aws(config: Settings) -> Services:
     """Services over the AWS adapters named by the function's settings (one per cold start).
 
-    DynamoDB through PynamoDB (models resolve their tables and endpoint from
-    the environment), pushes through the WebSocket API's ``@connections``,
+    DynamoDB through PynamoDB (the models configured with the settings' tables,
+    endpoint and region), pushes through the WebSocket API's ``@connections``,
     time-outs and coordination through SQS, start times through EventBridge
     Scheduler, and the workflows through Step Functions.
     """
@@ -206,7 +206,7 @@ def bootstrap_aws(config: Settings) -> Services:
     from tourney.adapters.dynamo.models.base import configure
     from tourney.adapters.dynamo.store import DynamoStore
 
-    configure()
+    configure(config.dynamodb_environ())
     pushes = WebSocketPushes(config.connections_endpoint)  # it keeps the connections it pushes to
     return bootstrap(
         store=DynamoStore(),

@@ -9,9 +9,11 @@ suits tests and the local stack, so a missing variable never breaks an import;
 Environment variable names are those of ``infra/wiring.py`` (``TOURNAMENTS_TABLE``,
 ``TIMEOUTS_QUEUE_URL``, ``START_WORKFLOW_ARN``, ``CONNECTIONS_ENDPOINT``, ``JWT_ISSUER``...).
 
->>> s = Settings.from_environ({"TOURNAMENTS_TABLE": "t-1", "DECISION_SECONDS": "20"})
->>> (s.tournaments_table, s.decision_seconds, s.tables_table)
-('t-1', 20, 'tourney-tables')
+>>> s = Settings.from_environ({"TOURNAMENTS_TABLE": "t-1", "IDEMPOTENCY_TTL_SECONDS": "600"})
+>>> (s.tournaments_table, s.idempotency_ttl_seconds, s.tables_table)
+('t-1', 600, None)
+>>> s.dynamodb_environ()
+{'TOURNAMENTS_TABLE': 't-1'}
 """
 
 from __future__ import annotations
@@ -31,14 +33,22 @@ class Settings(BaseModel):
 
     service_name: str = Field(default="tourney", alias="POWERTOOLS_SERVICE_NAME")
     metrics_namespace: str = Field(default="Tourney", alias="POWERTOOLS_METRICS_NAMESPACE")
-    region: str = Field(default="us-east-1", alias="AWS_REGION")
 
-    # DynamoDB tables (docs/architecture.md, 'The serverless shape').
-    tournaments_table: str = Field(default="tourney-tournaments", alias="TOURNAMENTS_TABLE")
-    tables_table: str = Field(default="tourney-tables", alias="TABLES_TABLE")
-    hands_table: str = Field(default="tourney-hands", alias="HANDS_TABLE")
-    ledger_table: str = Field(default="tourney-ledger", alias="LEDGER_TABLE")
-    connections_table: str = Field(default="tourney-connections", alias="CONNECTIONS_TABLE")
+    # DynamoDB (docs/architecture.md, 'The serverless shape'): the physical names of the tables the function
+    # uses (CDK sets only those; an unset one keeps the name the models have), the endpoint (the local stack's)
+    # and the region. The composition root configures the models with them (``dynamodb_environ``).
+    tournaments_table: str | None = Field(default=None, alias="TOURNAMENTS_TABLE")
+    tables_table: str | None = Field(default=None, alias="TABLES_TABLE")
+    hands_table: str | None = Field(default=None, alias="HANDS_TABLE")
+    ledger_table: str | None = Field(default=None, alias="LEDGER_TABLE")
+    connections_table: str | None = Field(default=None, alias="CONNECTIONS_TABLE")
+    audit_table: str | None = Field(default=None, alias="AUDIT_TABLE")
+    chat_table: str | None = Field(default=None, alias="CHAT_TABLE")
+    dynamodb_endpoint: str | None = Field(default=None, alias="AWS_ENDPOINT_URL_DYNAMODB")
+    endpoint: str | None = Field(default=None, alias="AWS_ENDPOINT_URL")
+    region: str | None = Field(default=None, alias="AWS_REGION")
+    default_region: str | None = Field(default=None, alias="AWS_DEFAULT_REGION")
+    # The idempotency records' table (Powertools', not a model's).
     idempotency_table: str = Field(default="tourney-idempotency", alias="IDEMPOTENCY_TABLE")
 
     # Queues and workflows.
@@ -63,9 +73,6 @@ class Settings(BaseModel):
     """Default: ``{JWT_ISSUER}/.well-known/jwks.json`` (Cognito's); ``file://`` works for the local stack."""
     operators_group: str = Field(default="operators", alias="OPERATORS_GROUP")
 
-    # Play (docs/rules.md, rule 16).
-    decision_seconds: int = Field(default=15, ge=1, alias="DECISION_SECONDS")
-
     # The local stack's virtual clock (infra/local/clock.py): now = origin + (time - origin) * factor.
     # Unset on AWS, where the clock is the system's.
     local_time_factor: float = Field(default=1.0, gt=0, alias="TOURNEY_LOCAL_TIME_FACTOR")
@@ -81,11 +88,32 @@ class Settings(BaseModel):
             return self.jwt_jwks_url
         return f"{self.jwt_issuer.rstrip('/')}/.well-known/jwks.json" if self.jwt_issuer else ""
 
+    def dynamodb_environ(self) -> dict[str, str]:
+        """The variables set of those the DynamoDB models are configured from (``adapters/dynamo/models/base.py``)."""
+        fields = type(self).model_fields
+        return {str(fields[name].alias): value for name in DYNAMODB if (value := getattr(self, name)) is not None}
+
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> Settings:
         """Validate the environment (or the mapping given) into settings."""
         source = os.environ if environ is None else environ
         return cls.model_validate(dict(source))
+
+
+DYNAMODB: tuple[str, ...] = (
+    "tournaments_table",
+    "tables_table",
+    "hands_table",
+    "ledger_table",
+    "connections_table",
+    "audit_table",
+    "chat_table",
+    "dynamodb_endpoint",
+    "endpoint",
+    "region",
+    "default_region",
+)
+"""The settings the DynamoDB models read (``Settings.dynamodb_environ``)."""
 
 
 def settings() -> Settings:

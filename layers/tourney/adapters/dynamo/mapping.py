@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from datetime import datetime
-from typing import Any
+from typing import Any, Final
 
 from pynamodb.models import Model
 
@@ -326,6 +326,14 @@ def _entrant_record(item: tn.EntrantItem) -> EntrantRecord:
 # -- tables and hands -------------------------------------------------------------------------------------------------
 
 
+_TABLE_DEFAULTS: Final = {f.name: f.default for f in fields(TableRecord)}
+
+
+def _unless_default(record: TableRecord, extras: dict[str, Any]) -> dict[str, Any]:
+    """``extras`` but those at ``TableRecord``'s defaults, which ``_table_record`` reads back when absent."""
+    return {name: value for name, value in extras.items() if getattr(record, name) != _TABLE_DEFAULTS[name]}
+
+
 def _table_item(record: TableRecord, version: int) -> tm.TableItem:
     running = not record.closed and record.dealt_at is not None
     return tm.TableItem(
@@ -334,17 +342,20 @@ def _table_item(record: TableRecord, version: int) -> tm.TableItem:
         tournament_id=record.tournament_id,
         table_id=record.table_id,
         version=version,
-        body={
-            "table": record.table.to_dict(),
-            "coordinated_hand": record.coordinated_hand,
-            "rebuy_pending": list(record.rebuy_pending),
-            "pending_chips": [[player, chips] for player, chips in record.pending_chips],
-            "decision_seconds": record.decision_seconds,
-            "away_seconds": record.away_seconds,
-            "halted": record.halted,
-            **({"disqualified": list(record.disqualified)} if record.disqualified else {}),
-            **({"hand_for_hand": True} if record.hand_for_hand else {}),
-        },
+        body={"table": record.table.to_dict()}
+        | _unless_default(
+            record,
+            {
+                "coordinated_hand": record.coordinated_hand,
+                "rebuy_pending": list(record.rebuy_pending),
+                "pending_chips": [[player, chips] for player, chips in record.pending_chips],
+                "decision_seconds": record.decision_seconds,
+                "away_seconds": record.away_seconds,
+                "halted": record.halted,
+                "disqualified": list(record.disqualified),
+                "hand_for_hand": record.hand_for_hand,
+            },
+        ),
         hand_number=record.table.hand_number,
         level=record.level,
         closed=record.closed,
