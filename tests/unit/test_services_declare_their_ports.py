@@ -19,6 +19,8 @@ from types import UnionType
 
 import pytest
 import tourney.services
+from tourney.bootstrap import bootstrap_memory
+from tourney.services.deps import Deps, NotWired
 
 PLAIN = (int, float, str, bool, random.Random)
 
@@ -60,3 +62,11 @@ def test_a_service_constructor_names_each_port_it_uses(service: type) -> None:
     not_ports = {p.name: hints.get(p.name) for p in parameters if not is_port(hints.get(p.name))}
     assert positional == [] and not_ports == {}
     assert parameters, "a service with no port at all is a plain function"
+
+
+def test_a_port_the_service_was_not_given_is_named_when_a_helper_reaches_for_it() -> None:
+    # Given the bundle of a service that was given the store only
+    bundle = Deps(store=bootstrap_memory().deps.store)
+    # When a helper reaches for the pushes, then the error names the port
+    with pytest.raises(NotWired, match="pushes"):
+        bundle.pushes.to_player("p1", {})

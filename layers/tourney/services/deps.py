@@ -49,8 +49,10 @@ class _Absent:
         raise NotWired(f"the service was not given the {self._port} port")
 
 
-def _absent(port: str) -> Any:
-    return _Absent(port)
+_ABSENT: dict[str, Any] = {
+    port: _Absent(port)
+    for port in ("store", "pushes", "timers", "coordination", "start_scheduler", "workflows", "clock", "rng")
+}
 
 
 def no_wait(lost: int) -> None:
@@ -59,14 +61,14 @@ def no_wait(lost: int) -> None:
 
 @dataclass(frozen=True)
 class Deps:
-    store: Store = _absent("store")
-    pushes: Pushes = _absent("pushes")
-    timers: TimeoutScheduler = _absent("timers")
-    coordination: CoordinatorQueue = _absent("coordination")
-    start_scheduler: StartScheduler = _absent("start_scheduler")
-    workflows: Workflows = _absent("workflows")
-    clock: Clock = _absent("clock")
-    rng: random.Random = _absent("rng")
+    store: Store = _ABSENT["store"]
+    pushes: Pushes = _ABSENT["pushes"]
+    timers: TimeoutScheduler = _ABSENT["timers"]
+    coordination: CoordinatorQueue = _ABSENT["coordination"]
+    start_scheduler: StartScheduler = _ABSENT["start_scheduler"]
+    workflows: Workflows = _ABSENT["workflows"]
+    clock: Clock = _ABSENT["clock"]
+    rng: random.Random = _ABSENT["rng"]
     """``secrets.SystemRandom()`` in production: shuffles, seat draws and button draws."""
     retries: int = RETRIES
     backoff: Backoff = no_wait
