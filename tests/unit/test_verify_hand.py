@@ -5,8 +5,11 @@ See docs/interfaces.md, 'Provably fair deals'.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -31,6 +34,20 @@ def test_the_commitment_is_checked_on_every_hand_of_a_simulated_tournament(
     sim, result = simulated
     assert result.report["hands"] > 10
     assert sim.checks.commitments_checked == result.report["hands"]
+
+
+def test_the_exported_salts_are_those_the_stored_secret_gives_by_the_recipe(
+    simulated: tuple[Simulation, SimulationResult],
+) -> None:
+    # Given every hand of a simulated tournament's operator export, and the secret stored with each hand
+    sim, result = simulated
+    exported = [hand for content in result.phh_files.values() for hand in tomllib.loads(content).values()]
+    assert len(exported) == result.report["hands"]
+    for hand in exported:
+        secret = bytes.fromhex(sim.store.hands.get(sim.tournament_id, str(hand["table"]), hand["hand"]).hand["secret"])
+        # Then its `_salts` are HMAC-SHA256(key=secret, msg=str(i)).hexdigest()[:32], i from 0 to 51
+        recipe = [hmac.new(secret, str(i).encode(), hashlib.sha256).hexdigest()[:32] for i in range(52)]
+        assert hand["_salts"].split(",") == recipe
 
 
 def test_every_exported_hand_verifies_and_a_tampered_one_does_not(
