@@ -1,10 +1,10 @@
 """WebSocket connections at the edge: who is behind a connection, and the ``@connections`` API.
 
-``Connections`` is what the ``ws`` function needs from the adapter that keeps
-the connections (the pushes adapter over the ``connections`` table): record a
-connection with its player at ``$connect``, forget it at ``$disconnect`` (or
-when API Gateway says it is gone), subscribe it to a table, and tell whose
-it is.
+``Connections`` is the port the ``ws`` function reaches the connections
+through (``Services.connections``: the composition root wires the pushes
+adapter over the ``connections`` table): record a connection with its player
+at ``$connect``, forget it at ``$disconnect`` (or when API Gateway says it is
+gone), subscribe it to a table, and tell whose it is.
 
 :class:`ConnectionsApi` posts to one connection through API Gateway's
 management API (``apigatewaymanagementapi.post_to_connection``); a
