@@ -13,20 +13,14 @@ from tourney.adapters.dynamo.schema import TABLES
 from tourney.adapters.dynamo.store import DynamoStore
 from tourney.adapters.memory import (
     FrozenClock,
-    MemoryAdapters,
-    MemoryCoordination,
-    MemoryPushes,
-    MemoryStartScheduler,
-    MemoryTimers,
-    MemoryWorkflows,
 )
-from tourney.bootstrap import bootstrap
 from tourney.domain.ledger import EXTERNAL, house_account, player_account, pool_account
 from tourney.domain.registration import TournamentStatus
 from tourney.services.commands import CreateTournament
 from tourney.simulation.bots import Bot, BotChoice, Move, Situation, Style
 
 from tests.support.aws import AwsCallRecorder, aws, dynamodb  # noqa: F401
+from tests.support.composition import services_over
 from tests.support.driver import Driver
 
 pytestmark = pytest.mark.usefixtures("dynamodb")
@@ -55,26 +49,7 @@ def test_a_freezeout_runs_to_its_winner_on_dynamodb_and_every_action_is_one_read
     # (make test: 4 players with short stacks, two tables broken into a final table; -m slow: 12 players, full stacks)
     clock = FrozenClock()
     store = DynamoStore(LedgerShards(pool=4, house=4, external=4))
-    adapters = MemoryAdapters(
-        clock=clock,
-        store=store,  # type: ignore[arg-type]
-        pushes=MemoryPushes(),
-        timers=MemoryTimers(clock),
-        coordination=MemoryCoordination(),
-        start_scheduler=MemoryStartScheduler(),
-        workflows=MemoryWorkflows(),
-    )
-    services = bootstrap(
-        store=store,
-        pushes=adapters.pushes,
-        timers=adapters.timers,
-        coordination=adapters.coordination,
-        start_scheduler=adapters.start_scheduler,
-        workflows=adapters.workflows,
-        clock=clock,
-        rng=random.Random(4),
-        adapters=adapters,
-    )
+    services = services_over(store, clock, seed=4)
     start_at = clock.now() + timedelta(hours=1)
     tid = services.admin.create_tournament(
         CreateTournament(

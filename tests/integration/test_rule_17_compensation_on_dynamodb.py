@@ -6,7 +6,6 @@ debits has been spent since (the shards are read before the transaction that wou
 
 from __future__ import annotations
 
-import random
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -15,14 +14,8 @@ from tourney.adapters.dynamo.ledger import DynamoLedger, LedgerShards
 from tourney.adapters.dynamo.store import DynamoStore
 from tourney.adapters.memory import (
     FrozenClock,
-    MemoryAdapters,
-    MemoryCoordination,
-    MemoryPushes,
-    MemoryStartScheduler,
-    MemoryTimers,
-    MemoryWorkflows,
 )
-from tourney.bootstrap import Services, bootstrap
+from tourney.bootstrap import Services
 from tourney.domain.errors import IdempotencyConflict
 from tourney.domain.ledger import (
     EntryKind,
@@ -36,6 +29,7 @@ from tourney.domain.ledger import (
 from tourney.services.commands import CreateTournament
 
 from tests.support.aws import aws, dynamodb  # noqa: F401
+from tests.support.composition import services_over
 from tests.support.driver import Driver
 
 pytestmark = pytest.mark.usefixtures("dynamodb")
@@ -77,27 +71,7 @@ class CrashingStore:
 
 def services_on_dynamodb(clock: FrozenClock) -> tuple[Services, CrashingStore]:
     store = CrashingStore(DynamoStore(LedgerShards(pool=4, house=4, external=4)))
-    adapters = MemoryAdapters(
-        clock=clock,
-        store=store,  # type: ignore[arg-type]
-        pushes=MemoryPushes(),
-        timers=MemoryTimers(clock),
-        coordination=MemoryCoordination(),
-        start_scheduler=MemoryStartScheduler(),
-        workflows=MemoryWorkflows(),
-    )
-    services = bootstrap(
-        store=store,  # type: ignore[arg-type]
-        pushes=adapters.pushes,
-        timers=adapters.timers,
-        coordination=adapters.coordination,
-        start_scheduler=adapters.start_scheduler,
-        workflows=adapters.workflows,
-        clock=clock,
-        rng=random.Random(2),
-        adapters=adapters,
-    )
-    return services, store
+    return services_over(store, clock, seed=2), store
 
 
 def test_rule_17_rollback_of_a_rebuy_tournament_on_dynamodb_crashing_between_chunks_pays_everyone_once() -> None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
-import random
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -31,13 +30,8 @@ from tourney.adapters.dynamo.store import DynamoStore
 from tourney.adapters.memory import (
     FrozenClock,
     MemoryAdapters,
-    MemoryCoordination,
-    MemoryPushes,
-    MemoryStartScheduler,
-    MemoryTimers,
-    MemoryWorkflows,
 )
-from tourney.bootstrap import Services, bootstrap
+from tourney.bootstrap import Services
 from tourney.entrypoints import dependencies, observability
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
 from tourney.simulation.workflow_run import run_at_once
@@ -53,6 +47,7 @@ from functions.sweeper.app import handler as sweeper_handler
 from functions.timeouts.app import handler as timeouts_handler
 from functions.watchdog.app import handler as watchdog_handler
 from infra.workflow_states import START
+from tests.support.composition import services_over
 from tests.support.events import FakeContext, answer_json, http_event, sqs_event, sqs_record
 
 OPERATOR = "op"
@@ -63,27 +58,8 @@ T = TypeVar("T")
 def services_on_dynamo(clock: FrozenClock, seed: int = 3) -> Services:
     """Services over the DynamoDB store (moto must be active, tables made) and in-memory queues."""
     store = DynamoStore(LedgerShards(pool=2, house=2, external=2))
-    adapters = MemoryAdapters(
-        clock=clock,
-        store=store,  # type: ignore[arg-type]
-        pushes=MemoryPushes(),
-        timers=MemoryTimers(clock),
-        coordination=MemoryCoordination(),
-        start_scheduler=MemoryStartScheduler(),
-        workflows=MemoryWorkflows(),
-    )
-    return bootstrap(
-        store=store,
-        pushes=adapters.pushes,
-        timers=adapters.timers,
-        coordination=adapters.coordination,
-        start_scheduler=adapters.start_scheduler,
-        workflows=adapters.workflows,
-        clock=clock,
-        rng=random.Random(seed),
-        adapters=adapters,
-        backoff=JitteredBackoff(),  # as bootstrap_aws: requests racing on DynamoDB spread out
-    )
+    # the backoff as bootstrap_aws's: requests racing on DynamoDB spread out
+    return services_over(store, clock, seed, backoff=JitteredBackoff())
 
 
 @contextmanager

@@ -3,12 +3,11 @@ to the running invocation as the adapter's requests, and counted as the issue co
 
 from __future__ import annotations
 
-import random
 from datetime import timedelta
 
 import pytest
-from tourney.adapters.memory import FrozenClock, MemoryAdapters
-from tourney.bootstrap import Services, bootstrap
+from tourney.adapters.memory import FrozenClock, MemoryStore
+from tourney.bootstrap import Services
 from tourney.domain.errors import StaleVersion
 from tourney.domain.ledger import Account, AccountKind, Entry, EntryKind, Leg
 from tourney.services.commands import CreateTournament
@@ -16,6 +15,8 @@ from tourney.simulation.aws.model import AwsModel, Invocation
 from tourney.simulation.aws.records import stored_item
 from tourney.simulation.aws.requests import Request, Service
 from tourney.simulation.aws.store import MeteredStore, ledger_items
+
+from tests.support.composition import services_over
 
 
 class _Running:
@@ -30,19 +31,8 @@ class _Running:
 
 def _services(running: _Running) -> tuple[Services, MeteredStore]:
     clock = FrozenClock()
-    adapters = MemoryAdapters.create(clock)
-    store = MeteredStore(adapters.store, running)
-    services = bootstrap(
-        store=store,
-        pushes=adapters.pushes,
-        timers=adapters.timers,
-        coordination=adapters.coordination,
-        start_scheduler=adapters.start_scheduler,
-        workflows=adapters.workflows,
-        clock=adapters.clock,
-        rng=random.Random(1),
-        adapters=adapters,
-    )
+    store = MeteredStore(MemoryStore(), running)
+    services = services_over(store, clock, seed=1)
     command = CreateTournament(
         name="metered", format="freezeout", buy_in=1_000, entry_fee=0, start_at=clock.now() + timedelta(hours=1),
         tournament_id="t1",

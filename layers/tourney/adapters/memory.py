@@ -690,11 +690,12 @@ class MemoryAdapters:
     workflows: MemoryWorkflows
 
     @classmethod
-    def create(cls, clock: FrozenClock | None = None) -> MemoryAdapters:
+    def create(cls, clock: FrozenClock | None = None, store: MemoryStore | None = None) -> MemoryAdapters:
+        """Fresh in-memory adapters on one clock; ``store``: one to use in the memory store's place."""
         clock = clock or FrozenClock()
         return cls(
             clock=clock,
-            store=MemoryStore(),
+            store=MemoryStore() if store is None else store,
             pushes=MemoryPushes(),
             timers=MemoryTimers(clock),
             coordination=MemoryCoordination(),

@@ -1,0 +1,28 @@
+"""Services composed over a store a test chooses (DynamoDB under moto, or a store wrapped to meter or crash it), with
+the in-memory queues, timers, scheduler and workflows of ``tourney.adapters.memory``."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tourney.adapters.memory import FrozenClock, MemoryAdapters
+from tourney.bootstrap import Services, bootstrap
+
+
+def services_over(store: Any, clock: FrozenClock, seed: int, **options: Any) -> Services:
+    """The services over ``store``; ``services.adapters`` holds it with the in-memory rest. ``options``: more of
+    ``bootstrap``'s (a backoff)."""
+    adapters = MemoryAdapters.create(clock, store=store)
+    return bootstrap(
+        store=store,
+        pushes=adapters.pushes,
+        timers=adapters.timers,
+        coordination=adapters.coordination,
+        start_scheduler=adapters.start_scheduler,
+        workflows=adapters.workflows,
+        clock=clock,
+        rng=random.Random(seed),
+        adapters=adapters,
+        **options,
+    )
