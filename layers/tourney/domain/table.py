@@ -75,7 +75,6 @@ from tourney.domain.cards import Card
 from tourney.domain.errors import (
     ButtonNotDrawn,
     HandInProgress,
-    IllegalAction,
     LastPlayerInPlay,
     NoHandInProgress,
     NotEnoughPlayers,
@@ -84,7 +83,6 @@ from tourney.domain.errors import (
     NotYourTurn,
     SeatTaken,
     StaleAction,
-    TourneyError,
 )
 from tourney.domain.hand import ActionKind, Checked, Decision, Folded, Hand, SeatStatus
 from tourney.domain.structure import (
@@ -784,48 +782,6 @@ class Table:
         if seat is not None and seat != own:
             raise NotYourSeat(f"{player} sits in seat {own}, not seat {seat}")
         return own
-
-    def verify_act(
-        self,
-        player: str,
-        kind: ActionKind,
-        amount: int | None = None,
-        *,
-        hand: int | None = None,
-        seq: int | None = None,
-        seat: int | None = None,
-    ) -> None:
-        """Raise unless ``player`` may make this decision now, from their own seat."""
-        own = self._own_seat(player, seat)
-        current = self._current_hand(hand)
-        if kind is ActionKind.FOLD:
-            current.verify_fold(own, seq=seq)
-        elif kind is ActionKind.CHECK:
-            current.verify_check(own, seq=seq)
-        elif kind is ActionKind.CALL:
-            current.verify_call(own, seq=seq)
-        elif amount is None:
-            raise IllegalAction(f"a {kind} needs an amount")
-        elif kind is ActionKind.BET:
-            current.verify_bet(own, amount, seq=seq)
-        else:
-            current.verify_raise_to(own, amount, seq=seq)
-
-    def can_act(
-        self,
-        player: str,
-        kind: ActionKind,
-        amount: int | None = None,
-        *,
-        hand: int | None = None,
-        seq: int | None = None,
-        seat: int | None = None,
-    ) -> bool:
-        try:
-            self.verify_act(player, kind, amount, hand=hand, seq=seq, seat=seat)
-        except TourneyError:
-            return False
-        return True
 
     def act(
         self,
