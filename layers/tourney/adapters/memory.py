@@ -244,33 +244,6 @@ class MemoryUnitOfWork:
         self._store._commit(self._saves, self._checks, self._bumps, self._entries)
 
 
-class _Accounts:
-    def __init__(self, store: MemoryStore) -> None:
-        self._s = store
-
-    def get(self, player_id: str) -> AccountRecord | None:
-        found: AccountRecord | None = self._s._get(("account", player_id))
-        return found
-
-
-class _Compensation:
-    def __init__(self, store: MemoryStore) -> None:
-        self._s = store
-
-    def batch(self, tournament_id: str, index: int) -> CompensationBatch | None:
-        found: CompensationBatch | None = self._s._get(("compensation", tournament_id, index))
-        return found
-
-
-class _Names:
-    def __init__(self, store: MemoryStore) -> None:
-        self._s = store
-
-    def get(self, key: str) -> NameRecord | None:
-        found: NameRecord | None = self._s._get(("name", key))
-        return found
-
-
 class MemoryStore:
     """Every repository over one dict of records and one ``Ledger``."""
 
@@ -516,6 +489,24 @@ class _Hands(_Repo):
         if found is None:
             raise NotFound(f"no finished hand {hand_number} at table {table_id}")
         return found  # type: ignore[no-any-return]
+
+
+class _Accounts(_Repo):
+    def get(self, player_id: str) -> AccountRecord | None:
+        found: AccountRecord | None = self._s._get(("account", player_id))
+        return found
+
+
+class _Compensation(_Repo):
+    def batch(self, tournament_id: str, index: int) -> CompensationBatch | None:
+        found: CompensationBatch | None = self._s._get(("compensation", tournament_id, index))
+        return found
+
+
+class _Names(_Repo):
+    def get(self, key: str) -> NameRecord | None:
+        found: NameRecord | None = self._s._get(("name", key))
+        return found
 
 
 class _LedgerReader(_Repo):
