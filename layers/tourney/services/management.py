@@ -408,79 +408,70 @@ class ManagementService:
         if type(amount) is not int or amount == 0 or abs(amount) > MAX_ADJUSTMENT_CENTS:
             raise IllegalAction(f"an adjustment is a non-zero int of cents up to {MAX_ADJUSTMENT_CENTS} either way")
         key = _key(key)
-        audit_id = f"balance:{player}:{key}"
-
-        def make(before: int, now: datetime) -> tuple[list[Entry], AuditRecord]:
-            entry = balance_adjustment(f"adjustment:{player}:{key}", player, amount, now)
-            audit = audit_record(
-                self._d,
-                audit_id=audit_id,
-                operator=operator,
-                act=AuditAct.BALANCE_ADJUSTMENT,
-                reason=reason,
-                player_id=player,
-                before={"balance": before},
-                after={"balance": before + amount, "amount": amount, "entry": entry.key},
-                at=now,
-            )
-            return [entry], audit
-
-        request = (operator, reason, {"amount": amount})
-        return self._money(player, audit_id, request, make, lambda a: _balance_view(a, key))
+        move = _Move(
+            player, amount, operator, reason, AuditAct.BALANCE_ADJUSTMENT, f"balance:{player}:{key}",
+            lambda now: balance_adjustment(f"adjustment:{player}:{key}", player, amount, now),
+        )  # fmt: skip
+        return self._money(move, lambda a: _balance_view(a, key))
 
     def deposit(self, player: str, amount: int, operator: str, key: str, reason: str = "") -> DepositView:
         """An operator's deposit (docs/interfaces.md), audited; the same ``key`` again credits nothing."""
         if type(amount) is not int or amount <= 0 or amount > MAX_ADJUSTMENT_CENTS:
             raise IllegalAction(f"a deposit is a positive int of cents up to {MAX_ADJUSTMENT_CENTS}")
         key = _key(key)
-        audit_id = f"deposit:{player}:{key}"
-
-        def make(before: int, now: datetime) -> tuple[list[Entry], AuditRecord]:
-            entry = deposit(f"deposit:{player}:{key}", player, amount, now)
-            audit = audit_record(
-                self._d,
-                audit_id=audit_id,
-                operator=operator,
-                act=AuditAct.DEPOSIT,
-                reason=reason or "deposit",
-                player_id=player,
-                before={"balance": before},
-                after={"balance": before + amount, "amount": amount, "entry": entry.key},
-                at=now,
-            )
-            return [entry], audit
+        move = _Move(
+            player, amount, operator, reason or "deposit", AuditAct.DEPOSIT, f"deposit:{player}:{key}",
+            lambda now: deposit(f"deposit:{player}:{key}", player, amount, now),
+        )  # fmt: skip
 
         def view(audit: AuditRecord) -> DepositView:
             balance = self._d.store.ledger.balance(player_account(player))
             return DepositView(player, int((audit.after or {})["amount"]), balance, key)
 
-        return self._money(player, audit_id, (operator, reason or "deposit", {"amount": amount}), make, view)
+        return self._money(move, view)
 
-    def _money(
-        self,
-        player: str,
-        audit_id: str,
-        request: tuple[str, str, Mapping[str, object]],
-        make: Callable[[int, datetime], tuple[list[Entry], AuditRecord]],
-        view: Callable[[AuditRecord], V],
-    ) -> V:
-        """The money act ``make`` builds, once per key; ``request`` (operator, reason, facts) names it."""
+    def _money(self, move: _Move, view: Callable[[AuditRecord], V]) -> V:
+        """The money act ``move``, posted and audited once per key (its audit id)."""
 
         def attempt() -> V:
-            done = self._stored(audit_id, None, player)
+            done = self._stored(move.audit_id, None, move.player)
             if done is not None:
-                return view(_same_request(done, *request))
+                return view(_same_request(done, move.operator, move.reason, {"amount": move.amount}))
             d = self._d
             now = d.clock.now()
-            before = d.store.ledger.balance(player_account(player))
-            entries, audit = make(before, now)
+            before = d.store.ledger.balance(player_account(move.player))
+            entry = move.entry(now)
+            audit = audit_record(
+                d,
+                audit_id=move.audit_id,
+                operator=move.operator,
+                act=move.act,
+                reason=move.reason,
+                player_id=move.player,
+                before={"balance": before},
+                after={"balance": before + move.amount, "amount": move.amount, "entry": entry.key},
+                at=now,
+            )
             uow = d.store.unit_of_work()
-            uow.post(entries)
+            uow.post([entry])
             uow.save(audit)
             uow.commit()
             return view(audit)
 
         return retrying(self._d, attempt)
+
+
+@dataclass(frozen=True)
+class _Move:
+    """An operator's money act on a player's balance, as audited; ``entry`` builds its ledger entry at a time."""
+
+    player: str
+    amount: int
+    operator: str
+    reason: str
+    act: AuditAct
+    audit_id: str
+    entry: Callable[[datetime], Entry]
 
 
 def _iso(at: datetime | None) -> str | None:
