@@ -423,29 +423,11 @@ class Cloud:
             self.last_end = aws.finish(run)
 
     def _invoke(self, function: str, call: Callable[[], T]) -> tuple[bool, T | None]:
-        if not self.faults.crash:  # nothing dies: the invocation is the call
-            try:
-                return True, call()
-            except IGNORED_BY_TRIGGERS:
-                return True, None
-            except TourneyError as error:
+        def refused(error: TourneyError) -> None:
+            if not isinstance(error, IGNORED_BY_TRIGGERS):  # stale or duplicate: the trigger logs and drops it
                 raise InvocationError(f"{function} raised {type(error).__name__}: {error}") from error
-        point = self.faults.crash_point(function)
-        self._crash_at, self._commits_in_invocation = point, 0
-        try:
-            answer = call()
-        except Crash:
-            return False, None
-        except IGNORED_BY_TRIGGERS:
-            return True, None
-        except TourneyError as error:
-            raise InvocationError(f"{function} raised {type(error).__name__}: {error}") from error
-        finally:
-            self._crash_at = None
-        if point is not None and point.past_timeout:
-            self.faults.counts.timeouts += 1
-            return False, None  # it did its work, then ran past its timeout: the trigger retries
-        return True, answer
+
+        return self._run_once(function, call, refused)
 
     def invoke_api(self, call: Callable[[], T], function: str = "api") -> tuple[bool, T | None]:
         """One HTTP request through the API function (``admin``: an operator's, under /admin): a refusal is a 4xx
@@ -464,10 +446,18 @@ class Cloud:
             self._become(previous)
 
     def _invoke_api(self, function: str, call: Callable[[], T]) -> tuple[bool, T | None]:
-        if not self.faults.crash:
+        return self._run_once(function, call, lambda error: None)  # a refusal is the API's 4xx answer
+
+    def _run_once(
+        self, function: str, call: Callable[[], T], refused: Callable[[TourneyError], None]
+    ) -> tuple[bool, T | None]:
+        """``call`` as one invocation of ``function``, dying where the faults say (False, None); a refusal is handed
+        to ``refused`` (which may raise) and answers (True, None)."""
+        if not self.faults.crash:  # nothing dies: the invocation is the call
             try:
                 return True, call()
-            except TourneyError:
+            except TourneyError as error:
+                refused(error)
                 return True, None
         point = self.faults.crash_point(function)
         self._crash_at, self._commits_in_invocation = point, 0
@@ -475,13 +465,14 @@ class Cloud:
             answer = call()
         except Crash:
             return False, None
-        except TourneyError:
+        except TourneyError as error:
+            refused(error)
             return True, None
         finally:
             self._crash_at = None
         if point is not None and point.past_timeout:
             self.faults.counts.timeouts += 1
-            return False, None
+            return False, None  # it did its work, then ran past its timeout: a failed invocation
         return True, answer
 
     def _wait_for_a_slot(self, function: str, retry: Callable[[], None]) -> None:
