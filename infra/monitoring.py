@@ -81,6 +81,15 @@ def total(label: str, **metrics: cw.IMetric) -> cw.MathExpression:
     return cw.MathExpression(expression=" + ".join(metrics), using_metrics=metrics, label=label, period=FIVE_MINUTES)
 
 
+def _queue_graph(title: str, queues: Mapping[str, sqs.Queue], metric: str) -> cw.GraphWidget:
+    """A line for each queue: its ``metric`` (a ``metric_...`` method of ``sqs.Queue``), the largest in each minute."""
+    return cw.GraphWidget(
+        title=title,
+        left=[getattr(queues[s.name], metric)(period=MINUTE, statistic="Maximum", label=s.name) for s in wiring.QUEUES],
+        width=12,
+    )
+
+
 def _workflow_graph(title: str, workflows: Mapping[str, sfn.StateMachine], *events: str) -> cw.GraphWidget:
     """A line for each of ``events`` (``"timed out"``: ``metric_timed_out``) of each workflow's executions a minute."""
     return cw.GraphWidget(
@@ -326,26 +335,8 @@ class Monitoring(Construct):
             ),
         )
         dashboard.add_widgets(
-            cw.GraphWidget(
-                title="Queue age of oldest message (s)",
-                left=[
-                    queues[s.name].metric_approximate_age_of_oldest_message(
-                        period=MINUTE, statistic="Maximum", label=s.name
-                    )
-                    for s in wiring.QUEUES
-                ],
-                width=12,
-            ),
-            cw.GraphWidget(
-                title="Dead-letter queue depth",
-                left=[
-                    dead_letters[s.name].metric_approximate_number_of_messages_visible(
-                        period=MINUTE, statistic="Maximum", label=s.name
-                    )
-                    for s in wiring.QUEUES
-                ],
-                width=12,
-            ),
+            _queue_graph("Queue age of oldest message (s)", queues, "metric_approximate_age_of_oldest_message"),
+            _queue_graph("Dead-letter queue depth", dead_letters, "metric_approximate_number_of_messages_visible"),
         )
         dashboard.add_widgets(
             _workflow_graph("Workflow failures", workflows, "failed", "timed out"),
