@@ -62,3 +62,26 @@ def render(value: Any) -> Any:
 
 def as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
+
+
+def every_statement(synthesized: Synthesized) -> list[tuple[list[str], dict[str, Any]]]:
+    """(roles, statement) for every statement of every IAM policy and inline role policy, intrinsics rendered."""
+    found: list[tuple[list[str], dict[str, Any]]] = []
+    for policy in synthesized.of_type("AWS::IAM::Policy").values():
+        roles = [render(role) for role in policy["Properties"].get("Roles", [])]
+        found.extend((roles, s) for s in render(policy["Properties"]["PolicyDocument"]["Statement"]))
+    for name, role in synthesized.of_type("AWS::IAM::Role").items():
+        for inline in role["Properties"].get("Policies", []):
+            found.extend(([f"<{name}>"], s) for s in render(inline["PolicyDocument"]["Statement"]))
+    return found
+
+
+def granted_on(synthesized: Synthesized, arn: str) -> dict[str, set[str]]:
+    """Each role allowed anything on a resource whose ARN starts with ``arn`` (``<TableChat.Arn>``): its actions."""
+    granted: dict[str, set[str]] = {}
+    for roles, statement in every_statement(synthesized):
+        resources = [str(r) for r in as_list(statement.get("Resource", []))]
+        if statement.get("Effect") == "Allow" and any(r.startswith(arn) for r in resources):
+            for role in roles:
+                granted.setdefault(role, set()).update(as_list(statement["Action"]))
+    return granted

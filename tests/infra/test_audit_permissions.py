@@ -12,26 +12,13 @@ role granted more later still could not.
 
 from __future__ import annotations
 
-from typing import Any
-
 from infra import wiring
 from infra.functions import CHANGE_ACTIONS
 from infra.naming import logical_id
-from tests.infra.template import Synthesized, as_list, render
+from tests.infra.template import Synthesized, as_list, every_statement, granted_on, render
+from tests.infra.test_permissions import function_role
 
 AUDIT_ARN = f"<Table{logical_id('audit')}.Arn>"
-
-
-def every_statement(synthesized: Synthesized) -> list[tuple[list[str], dict[str, Any]]]:
-    """(roles, statement) for every statement of every IAM policy and inline role policy, intrinsics rendered."""
-    found: list[tuple[list[str], dict[str, Any]]] = []
-    for policy in synthesized.of_type("AWS::IAM::Policy").values():
-        roles = [render(role) for role in policy["Properties"].get("Roles", [])]
-        found.extend((roles, s) for s in render(policy["Properties"]["PolicyDocument"]["Statement"]))
-    for name, role in synthesized.of_type("AWS::IAM::Role").items():
-        for inline in role["Properties"].get("Policies", []):
-            found.extend(([f"<{name}>"], s) for s in render(inline["PolicyDocument"]["Statement"]))
-    return found
 
 
 def reaches_audit(resource: str) -> bool:
@@ -53,16 +40,9 @@ def test_rule_19_no_role_may_update_or_delete_an_audit_record(synthesized: Synth
 def test_rule_19_only_the_admin_function_writes_the_audit_and_only_by_putting_new_items(
     synthesized: Synthesized,
 ) -> None:
-    writers: dict[str, set[str]] = {}
-    for roles, statement in every_statement(synthesized):
-        resources = [str(r) for r in as_list(statement.get("Resource", []))]
-        if statement.get("Effect") == "Allow" and any(r.startswith(AUDIT_ARN) for r in resources):
-            for role in roles:
-                writers.setdefault(role, set()).update(
-                    a for a in as_list(statement["Action"]) if a not in ("dynamodb:GetItem", "dynamodb:Query")
-                )
-    _, admin = synthesized.with_metadata("tourney:function", "admin")
-    admin_role = f"<{admin['Properties']['Role']['Fn::GetAtt'][0]}>"
+    reads = {"dynamodb:GetItem", "dynamodb:Query"}
+    writers = {role: actions - reads for role, actions in granted_on(synthesized, AUDIT_ARN).items()}
+    admin_role = f"<{function_role(synthesized, 'admin')}>"
     putting = {role for role, actions in writers.items() if "dynamodb:PutItem" in actions}
     assert putting == {admin_role}
     assert writers[admin_role] & {"dynamodb:PutItem", *CHANGE_ACTIONS} == {"dynamodb:PutItem"}

@@ -5,8 +5,8 @@ from __future__ import annotations
 from infra import wiring
 from infra.functions import CHANGE_ACTIONS
 from infra.naming import logical_id
-from tests.infra.template import Synthesized, as_list
-from tests.infra.test_audit_permissions import every_statement
+from tests.infra.template import Synthesized, granted_on
+from tests.infra.test_permissions import function_role
 
 CHAT_ARN = f"<Table{logical_id('chat')}.Arn>"
 
@@ -15,16 +15,8 @@ def test_rule_18_only_ws_puts_chat_items_admin_reads_them_and_no_role_updates_or
     synthesized: Synthesized,
 ) -> None:
     # Given every allowed statement of the template that names the chat table
-    granted: dict[str, set[str]] = {}
-    for roles, statement in every_statement(synthesized):
-        resources = [str(r) for r in as_list(statement.get("Resource", []))]
-        if statement.get("Effect") == "Allow" and any(r.startswith(CHAT_ARN) for r in resources):
-            for role in roles:
-                granted.setdefault(role, set()).update(as_list(statement["Action"]))
-    role_of = {
-        name: f"<{synthesized.with_metadata('tourney:function', name)[1]['Properties']['Role']['Fn::GetAtt'][0]}>"
-        for name in ("ws", "admin")
-    }
+    granted = granted_on(synthesized, CHAT_ARN)
+    role_of = {name: f"<{function_role(synthesized, name)}>" for name in ("ws", "admin")}
     # Then only ws and admin reach it; ws may put, admin only read; neither may update or delete an item
     assert set(granted) == set(role_of.values())
     assert "dynamodb:PutItem" in granted[role_of["ws"]]
