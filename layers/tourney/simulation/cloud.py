@@ -379,11 +379,25 @@ class Cloud:
     def invoke(self, function: str, call: Callable[[], T]) -> tuple[bool, T | None]:
         """One Lambda invocation as ``function``: (True, its answer), or (False, None) when it died or refused
         as stale, or when AWS refused one of its calls (kept in ``refusals``)."""
+        return self._run_as(function, call, self._invoke, stage=None)
+
+    def _run_as(
+        self,
+        function: str,
+        call: Callable[[], T],
+        inner: Callable[[str, Callable[[], T]], tuple[bool, T | None]],
+        stage: str | None,
+    ) -> tuple[bool, T | None]:
+        """``inner`` run as ``function``, in the AWS model when there is one (behind the API ``stage`` if named: past
+        its rate, a 429 and no function runs); a call AWS refused (kept in ``refusals``) fails the invocation."""
         previous = self._become(function)
         try:
             if self.aws is not None:
-                return self._modeled(function, call, self._invoke)
-            return self._invoke(function, call)
+                if stage is not None and not self.aws.through_stage(stage, self.model_now()):
+                    self.last_run = None
+                    return False, None
+                return self._modeled(function, call, inner)
+            return inner(function, call)
         except AccessDenied:  # kept in ``refusals`` as it was raised
             return False, None
         finally:
@@ -432,18 +446,7 @@ class Cloud:
     def invoke_api(self, call: Callable[[], T], function: str = "api") -> tuple[bool, T | None]:
         """One HTTP request through the API function (``admin``: an operator's, under /admin): a refusal is a 4xx
         answer (True, None); a death, or a call AWS refused (kept in ``refusals``), a 5xx (False, None)."""
-        previous = self._become(function)
-        try:
-            if self.aws is not None:
-                if not self.aws.through_stage("WEBSOCKET" if function == "ws" else "HTTP", self.model_now()):
-                    self.last_run = None
-                    return False, None  # a 429: no function runs
-                return self._modeled(function, call, self._invoke_api)
-            return self._invoke_api(function, call)
-        except AccessDenied:  # kept in ``refusals`` as it was raised
-            return False, None
-        finally:
-            self._become(previous)
+        return self._run_as(function, call, self._invoke_api, stage="WEBSOCKET" if function == "ws" else "HTTP")
 
     def _invoke_api(self, function: str, call: Callable[[], T]) -> tuple[bool, T | None]:
         return self._run_once(function, call, lambda error: None)  # a refusal is the API's 4xx answer
