@@ -33,14 +33,22 @@ def lose_the_next_recovery_start(services: Services, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(workflows, "recover", lost)
 
 
-def test_rule_17_terminating_again_re_requests_a_lost_recovery(
+def terminated_with_its_recovery_lost(
     services: Services, create: Callable[..., str], clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Given a termination whose recovery workflow failed to start
+) -> str:
+    """A running tournament terminated, the start of its recovery workflow lost: its id."""
     tid = started(services, create, clock)
     lose_the_next_recovery_start(services, monkeypatch)
     with pytest.raises(LostStart):
         services.admin.terminate(tid, "op", "broken")
+    return tid
+
+
+def test_rule_17_terminating_again_re_requests_a_lost_recovery(
+    services: Services, create: Callable[..., str], clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given a termination whose recovery workflow failed to start
+    tid = terminated_with_its_recovery_lost(services, create, clock, monkeypatch)
     assert services.adapters.store.tournaments.get(tid).status == "terminated"
     assert services.adapters.workflows.recovering == []
     # When the operator terminates it again
@@ -55,10 +63,7 @@ def test_rule_17_the_watchdog_re_requests_a_lost_recovery(
     services: Services, create: Callable[..., str], clock: FrozenClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Given a termination whose recovery workflow failed to start
-    tid = started(services, create, clock)
-    lose_the_next_recovery_start(services, monkeypatch)
-    with pytest.raises(LostStart):
-        services.admin.terminate(tid, "op", "broken")
+    tid = terminated_with_its_recovery_lost(services, create, clock, monkeypatch)
     # When the watchdog runs once the recovery has been quiet long enough
     assert services.recovery.watch().recovering == ()
     clock.advance(RECOVERY_QUIET.total_seconds())

@@ -17,7 +17,10 @@ from tourney.domain.errors import Conflict
 from tourney.domain.registration import TournamentStatus
 
 from tests.support.driver import Driver
-from tests.unit.services.test_rule_17_termination_defects import fold_to_the_end_of_the_hand, started
+from tests.unit.services.test_rule_17_termination_defects import (
+    started,
+    terminated_after_its_hand_ended,
+)
 
 
 def test_rule_17_an_operator_restarts_a_terminated_tournament_at_the_same_level_with_the_time_left(
@@ -62,10 +65,7 @@ def test_rule_17_a_restart_settles_the_pending_hand_end_and_deals_on(
     services: Services, create: Callable[..., str], clock: FrozenClock
 ) -> None:
     # Given a hand that ended as the tournament was terminated, its end not coordinated yet
-    tid = started(services, create, clock)
-    hand = fold_to_the_end_of_the_hand(services, tid)
-    services.admin.terminate(tid, "op", "broken")
-    services.recovery.cancel_hands(tid)
+    tid, hand = terminated_after_its_hand_ended(services, create, clock)
     # When the operator restarts it and the coordinator runs
     services.admin.restart(tid, "op", "fixed")
     Driver(services).drain_coordinator()

@@ -39,6 +39,18 @@ def fold_to_the_end_of_the_hand(services: Services, tid: str, table: str = "1") 
     return hand
 
 
+def terminated_after_its_hand_ended(
+    services: Services, create: Callable[..., str], clock: FrozenClock
+) -> tuple[str, int]:
+    """A running tournament whose first hand ended, then terminated and its hands cancelled (the hand's end not
+    coordinated yet): its id and that hand."""
+    tid = started(services, create, clock)
+    hand = fold_to_the_end_of_the_hand(services, tid)
+    services.admin.terminate(tid, "op", "broken")
+    services.recovery.cancel_hands(tid)
+    return tid, hand
+
+
 def balances(services: Services, players: int = 6) -> dict[str, int]:
     return {f"p{i}": services.adapters.store.ledger.balance(player_account(f"p{i}")) for i in range(players)}
 
@@ -67,10 +79,7 @@ def test_rule_17_terminated_tournament_accepts_no_action(
     services: Services, create: Callable[..., str], clock: FrozenClock
 ) -> None:
     # Given a terminated tournament whose last hand had ended, the hands cancelled and the hand end coordinated
-    tid = started(services, create, clock)
-    hand = fold_to_the_end_of_the_hand(services, tid)
-    services.admin.terminate(tid, "op", "broken")
-    services.recovery.cancel_hands(tid)
+    tid, hand = terminated_after_its_hand_ended(services, create, clock)
     Driver(services).drain_coordinator()
     before = services.adapters.store.tables.get(tid, "1")
     # When a player acts: on whatever decision the table awaits, else on the next hand's first

@@ -16,8 +16,9 @@ from tourney.bootstrap import Services
 from tourney.domain.errors import Conflict, HandInProgress, IllegalAction, InsufficientFunds, NotFound, StaleVersion
 from tourney.domain.ledger import HOUSE_ADJUSTMENTS, house_account, player_account, pool_account
 from tourney.domain.registration import TournamentStatus
+from tourney.domain.table import Awaiting
 from tourney.services.commands import CreateTournament
-from tourney.services.records import AuditAct
+from tourney.services.records import AuditAct, TableRecord
 from tourney.simulation.checks import Checks
 
 from tests.support.driver import Driver
@@ -147,16 +148,21 @@ def test_rule_19_stack_adjustment_between_hands_removes_chips_and_never_during_t
 # -- disqualification --------------------------------------------------------------
 
 
+def not_to_act(services: Services, tid: str) -> tuple[TableRecord, Awaiting, str]:
+    """Table 1 of a hand in progress, the decision it awaits, and a player at it who is not the one to act."""
+    record = services.adapters.store.tables.get(tid, "1")
+    awaiting = record.table.awaiting()
+    assert awaiting is not None
+    return record, awaiting, next(p for p in record.table.players.values() if p != awaiting.player)
+
+
 def test_rule_19_disqualified_players_hand_is_folded_at_once_and_they_take_no_place(
     services: Services, create: Callable[..., str], clock: FrozenClock
 ) -> None:
     # Given six players at one table, a hand in progress, p3 not the one to act
     tid = started(services, create, clock)
     store = services.adapters.store
-    record = store.tables.get(tid, "1")
-    awaiting = record.table.awaiting()
-    assert awaiting is not None
-    victim = next(p for p in record.table.players.values() if p != awaiting.player)
+    record, awaiting, victim = not_to_act(services, tid)
     # When an operator adds chips to one player, removes some from another between hands, and disqualifies a third
     services.management.adjust_stack(tid, awaiting.player, 700, "olga", "goodwill", key="k1")
     check_chips_and_money(services, tid)
@@ -321,10 +327,7 @@ def test_rule_19_disqualified_then_terminated_leaves_play_with_the_cancelled_han
     # Given a player disqualified during a hand, and the tournament terminated before that hand ends
     tid = started(services, create, clock)
     store = services.adapters.store
-    record = store.tables.get(tid, "1")
-    awaiting = record.table.awaiting()
-    assert awaiting is not None
-    victim = next(p for p in record.table.players.values() if p != awaiting.player)
+    record, _, victim = not_to_act(services, tid)
     start_stack = record.table.seats[record.table.seat_of(victim)].stack
     services.management.disqualify(tid, victim, "olga", "collusion")
     services.admin.terminate(tid, "olga", "server fault")
