@@ -8,17 +8,18 @@ viewer may not see: the services build them per viewer.
 from __future__ import annotations
 
 import dataclasses
+import reprlib
 from dataclasses import dataclass
 from datetime import datetime
 from enum import Enum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast, dataclass_transform
 
 from tourney.domain.cards import card_str
 from tourney.domain.prizes import Placing
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
     from _typeshed import DataclassInstance
 
@@ -51,11 +52,86 @@ class View:
         return {f.name: _plain(getattr(self, f.name)) for f in fields}
 
 
+class FrozenView(View):
+    """The methods :func:`view` shares between its classes: those a frozen dataclass would compile for each one."""
+
+    __slots__ = ()
+    _names: ClassVar[tuple[str, ...]] = ()
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self._names)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    @reprlib.recursive_repr()
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._names)
+        return f"{self.__class__.__qualname__}({fields})"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+def _initializer(names: tuple[str, ...], defaults: Mapping[str, Any]) -> Callable[..., None]:
+    """The ``__init__`` of a frozen dataclass with these fields (positional or keyword), without compiling one:
+    as fast as the compiled one, and refusing what it refuses with a ``TypeError``."""
+    arity, known = len(names), frozenset(names)
+
+    def __init__(self: FrozenView, *args: Any, **kwargs: Any) -> None:
+        values = dict(defaults)
+        if args:
+            values.update(zip(names, args, strict=False))
+        values.update(kwargs)
+        if len(args) > arity or values.keys() != known or (args and not kwargs.keys().isdisjoint(names[: len(args)])):
+            raise TypeError(_refusal(type(self).__name__, names, values, args, kwargs))
+        self.__dict__.update(values)
+
+    return __init__
+
+
+def _refusal(view: str, names: tuple[str, ...], values: Mapping[str, Any], args: tuple[Any, ...], kwargs: Any) -> str:
+    if len(args) > len(names):
+        return f"{view}() takes {len(names)} arguments but {len(args)} were given"
+    twice = [name for name in names[: len(args)] if name in kwargs]
+    if twice:
+        return f"{view}() got multiple values for argument {twice[0]!r}"
+    unknown = [name for name in kwargs if name not in names]
+    if unknown:
+        return f"{view}() got an unexpected keyword argument {unknown[0]!r}"
+    return f"{view}() missing arguments: {', '.join(name for name in names if name not in values)}"
+
+
+_View = TypeVar("_View", bound=FrozenView)
+
+
+@dataclass_transform(frozen_default=True)
+def view(cls: type[_View]) -> type[_View]:
+    """A frozen dataclass, its fields and behaviour those of ``@dataclass(frozen=True)``, whose methods are shared
+    (:class:`FrozenView`) rather than compiled for each class: Python 3.12 compiles six functions for each frozen
+    dataclass, which made this module most of a handler's import (docs/performance.md)."""
+    dataclass(init=False, repr=False, eq=False)(cls)  # the fields (what pydantic and ``dataclasses`` read), no code
+    cls.__dataclass_params__.frozen = True  # type: ignore[attr-defined]  # so that frozen dataclasses may extend it
+    fields = dataclasses.fields(cast("DataclassInstance", cls))
+    cls._names = tuple(f.name for f in fields)
+    defaults = {f.name: f.default for f in fields if f.default is not dataclasses.MISSING}
+    cls.__init__ = _initializer(cls._names, defaults)  # type: ignore[method-assign]
+    return cls
+
+
 # -- lobby ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class LevelView(View):
+@view
+class LevelView(FrozenView):
     level: int
     small_blind: int
     big_blind: int
@@ -64,8 +140,8 @@ class LevelView(View):
     minutes: int
 
 
-@dataclass(frozen=True)
-class TournamentSummary(View):
+@view
+class TournamentSummary(FrozenView):
     """One line of the lobby (docs/interfaces.md ``GET /tournaments``)."""
 
     id: str
@@ -81,8 +157,8 @@ class TournamentSummary(View):
     waitlisted: int
 
 
-@dataclass(frozen=True)
-class TournamentDetails(View):
+@view
+class TournamentDetails(FrozenView):
     """``GET /tournaments/{id}``: structure, payouts, status and counts."""
 
     id: str
@@ -110,8 +186,8 @@ class TournamentDetails(View):
     add_on_chips: int | None = None
 
 
-@dataclass(frozen=True)
-class MyRegistration(View):
+@view
+class MyRegistration(FrozenView):
     """``GET /tournaments/{id}/registrations/me``: ``position`` on the waiting list only."""
 
     tournament_id: str
@@ -120,8 +196,8 @@ class MyRegistration(View):
     position: int | None = None
 
 
-@dataclass(frozen=True)
-class StandingRow(View):
+@view
+class StandingRow(FrozenView):
     player: str
     chips: int
     table: str
@@ -129,8 +205,8 @@ class StandingRow(View):
     """The player's display name (their id when they chose none)."""
 
 
-@dataclass(frozen=True)
-class Standings(View):
+@view
+class Standings(FrozenView):
     """``GET /tournaments/{id}/standings``: players left and their chips, largest first."""
 
     tournament_id: str
@@ -149,8 +225,8 @@ class Standings(View):
     included), or the guarantee when it is more."""
 
 
-@dataclass(frozen=True)
-class PlaceView(View):
+@view
+class PlaceView(FrozenView):
     player: str
     place: int
     prize: int
@@ -158,8 +234,8 @@ class PlaceView(View):
     """The player's display name (their id when they chose none)."""
 
 
-@dataclass(frozen=True)
-class LastActionView(View):
+@view
+class LastActionView(FrozenView):
     """A seat's last action of the street (``seats[].last_action``): fold, check, call, bet or raise.
 
     ``amount``: for a call, a bet or a raise, the seat's whole bet of the street after it (``seats[].bet``);
@@ -171,8 +247,8 @@ class LastActionView(View):
     all_in: bool = False
 
 
-@dataclass(frozen=True)
-class SeatView(View):
+@view
+class SeatView(FrozenView):
     seat: int
     player: str
     stack: int
@@ -190,8 +266,8 @@ class SeatView(View):
     """The player's display name (their id when they chose none)."""
 
 
-@dataclass(frozen=True)
-class ToAct(View):
+@view
+class ToAct(FrozenView):
     seat: int
     player: str
     seq: int
@@ -211,16 +287,16 @@ class ToAct(View):
     """Once the time bank runs (``on_time_bank``): when the bank runs out, and the time-out applies."""
 
 
-@dataclass(frozen=True)
-class PotView(View):
+@view
+class PotView(FrozenView):
     """One pot in the middle: its chips and the seats that may still win it."""
 
     amount: int
     seats: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class DrawnCardView(View):
+@view
+class DrawnCardView(FrozenView):
     """One player's card in a table's draw for the button (docs/rules.md, rule 6; the final table's redraw, rule 12)."""
 
     seat: int
@@ -244,8 +320,8 @@ def shown_draw(table: Table, players: Mapping[int, str] = EMPTY) -> tuple[DrawnC
     )
 
 
-@dataclass(frozen=True)
-class TableView(View):
+@view
+class TableView(FrozenView):
     """``GET /tournaments/{id}/tables/{table}``: the viewer's view (own hole cards only)."""
 
     tournament_id: str
@@ -280,8 +356,8 @@ class TableView(View):
     """Hand-for-hand holds the table: it plays the bubble one hand at a time with every other table."""
 
 
-@dataclass(frozen=True)
-class HandHistoryView(View):
+@view
+class HandHistoryView(FrozenView):
     """``GET /tournaments/{id}/tables/{table}/hands/{hand}``: PHH and PokerStars text for this viewer.
 
     ``fairness``: the deck's commitment with the cards this viewer saw (the board, hands shown, their own)
@@ -301,22 +377,22 @@ class HandHistoryView(View):
 # -- accounts -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class ProfileView(View):
+@view
+class ProfileView(FrozenView):
     """``GET`` and ``PUT /me/profile``: the caller's display name (None: not chosen, their id is shown)."""
 
     player_id: str
     display_name: str | None
 
 
-@dataclass(frozen=True)
-class AccountView(View):
+@view
+class AccountView(FrozenView):
     player: str
     balance: int
 
 
-@dataclass(frozen=True)
-class LedgerLine(View):
+@view
+class LedgerLine(FrozenView):
     key: str
     kind: str
     tournament_id: str | None
@@ -325,15 +401,15 @@ class LedgerLine(View):
     at: datetime
 
 
-@dataclass(frozen=True)
-class LedgerView(View):
+@view
+class LedgerView(FrozenView):
     player: str
     balance: int
     entries: tuple[LedgerLine, ...]
 
 
-@dataclass(frozen=True)
-class DepositView(View):
+@view
+class DepositView(FrozenView):
     player: str
     amount: int
     balance: int
@@ -343,8 +419,8 @@ class DepositView(View):
 # -- registration ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class RegistrationView(View):
+@view
+class RegistrationView(FrozenView):
     """``POST /tournaments/{id}/registrations``: 201 ``{status, position?}``."""
 
     tournament_id: str
@@ -354,8 +430,8 @@ class RegistrationView(View):
     paid: int
 
 
-@dataclass(frozen=True)
-class UnregistrationView(View):
+@view
+class UnregistrationView(FrozenView):
     tournament_id: str
     player: str
     refunded: int
@@ -365,8 +441,8 @@ class UnregistrationView(View):
 # -- admin ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Created(View):
+@view
+class Created(FrozenView):
     """``POST /admin/tournaments``: 201 ``{id}``."""
 
     id: str
@@ -374,16 +450,16 @@ class Created(View):
     start_at: datetime | None = None
 
 
-@dataclass(frozen=True)
-class Terminated(View):
+@view
+class Terminated(FrozenView):
     tournament_id: str
     status: str
     terminated_at: datetime | None
     cancelled_hands: int = 0
 
 
-@dataclass(frozen=True)
-class Cancelled(View):
+@view
+class Cancelled(FrozenView):
     """``POST /admin/tournaments/{id}/cancel``: cancelled before the start, everyone refunded in full."""
 
     tournament_id: str
@@ -393,8 +469,8 @@ class Cancelled(View):
     cancelled_at: datetime | None
 
 
-@dataclass(frozen=True)
-class Restarted(View):
+@view
+class Restarted(FrozenView):
     """``POST /admin/tournaments/{id}/restart``: running again, at the level it stopped in (rule 17.2)."""
 
     tournament_id: str
@@ -404,8 +480,8 @@ class Restarted(View):
     level: int
 
 
-@dataclass(frozen=True)
-class PaymentLine(View):
+@view
+class PaymentLine(FrozenView):
     """What compensation pays one player: ``amount`` in all (fees back and money from the pool)."""
 
     player: str
@@ -413,8 +489,8 @@ class PaymentLine(View):
     amount: int
 
 
-@dataclass(frozen=True)
-class RecoveryReport(View):
+@view
+class RecoveryReport(FrozenView):
     """``GET /admin/tournaments/{id}/recovery``: a terminated tournament's recovery as it stands (rule 17).
 
     ``outcome``: ``pending`` (the restart window is open, or compensation is being paid), ``restarted`` or
@@ -459,8 +535,8 @@ class ActionOutcome(View):
     next_to_act: int | None = None
 
 
-@dataclass(frozen=True)
-class PurchaseView(View):
+@view
+class PurchaseView(FrozenView):
     """A rebuy or add-on bought: ``chips`` added now, or when the buyer's hand ends (``pending``)."""
 
     tournament_id: str
@@ -471,8 +547,8 @@ class PurchaseView(View):
     pending: bool = False
 
 
-@dataclass(frozen=True)
-class PresenceView(View):
+@view
+class PresenceView(FrozenView):
     tournament_id: str
     player: str
     table: str
@@ -482,29 +558,29 @@ class PresenceView(View):
 # -- start, coordination, recovery -------------------------------------------------
 
 
-@dataclass(frozen=True)
-class StartDue(View):
+@view
+class StartDue(FrozenView):
     tournament_id: str
     started: bool
     reason: str = ""
 
 
-@dataclass(frozen=True)
-class BatchSeated(View):
+@view
+class BatchSeated(FrozenView):
     tournament_id: str
     batch: int
     tables: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class HandsDealt(View):
+@view
+class HandsDealt(FrozenView):
     tournament_id: str
     tables: tuple[str, ...]
     started_at: datetime | None
 
 
-@dataclass(frozen=True)
-class Coordinated(View):
+@view
+class Coordinated(FrozenView):
     """What the coordinator did with one message (``duplicate``: nothing)."""
 
     tournament_id: str
@@ -522,8 +598,8 @@ class Coordinated(View):
     """The hand-for-hand round this hand's end completed (``RoundPlayed.to_report``)."""
 
 
-@dataclass(frozen=True)
-class RecoveryStep(View):
+@view
+class RecoveryStep(FrozenView):
     """One step of the recovery workflow: ``outcome`` tells the workflow what comes next."""
 
     tournament_id: str
@@ -534,8 +610,8 @@ class RecoveryStep(View):
     paid: tuple[tuple[str, int], ...] = ()
 
 
-@dataclass(frozen=True)
-class SweepReport(View):
+@view
+class SweepReport(FrozenView):
     refunded: tuple[str, ...] = ()
     players_refunded: int = 0
     started: tuple[str, ...] = ()
@@ -544,8 +620,8 @@ class SweepReport(View):
     """Tournaments whose sweep raised (logged as errors, counted; the others were swept all the same)."""
 
 
-@dataclass(frozen=True)
-class WatchReport(View):
+@view
+class WatchReport(FrozenView):
     terminated: tuple[str, ...] = ()
     resent: tuple[str, ...] = ()
     rearmed: tuple[str, ...] = ()
