@@ -11,22 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
 from tourney.adapters.memory import FrozenClock
 from tourney.bootstrap import Services
-from tourney.domain.errors import Conflict
 from tourney.domain.hand import ActionKind
 
 from tests.support.driver import Driver
-from tests.unit.services.conftest import started
 from tests.unit.services.test_rule_17_termination_defects import fold_to_the_end_of_the_hand
+from tests.unit.services.test_rule_rebuys_in_one_hand import rebuy_refused, rebuy_tournament
 from tests.unit.services.test_service_play import awaiting
 
 STARTING_STACK = 10_000
-
-
-def rebuy_tournament(services: Services, create: Callable[..., str], clock: FrozenClock) -> str:
-    return started(services, create, clock, players=6, fmt="rebuy", rebuy_levels=(1, 3))
 
 
 def all_in_when_to_act(services: Services, tid: str, player: str) -> None:
@@ -56,12 +50,8 @@ def test_rebuys_a_player_above_the_starting_stack_who_goes_all_in_cannot_rebuy(
     services.accounts.deposit(winner, 20_000, key=f"rebuys-{winner}")
     # When, above the starting stack, the winner moves all in (no chip behind) and asks for a rebuy
     all_in_when_to_act(services, tid, winner)
-    pool = services.adapters.store.money.summary(tid).prize_pool_held
     # Then it is refused: the chips they own in this hand are above the starting stack; nothing moves
-    with pytest.raises(Conflict):
-        services.play.rebuy(tid, winner)
-    assert services.adapters.store.money.summary(tid).prize_pool_held == pool
-    assert services.adapters.store.entrants.get(tid, winner).contribution.rebuys == 0
+    rebuy_refused(services, tid, winner, rebuys=0)
 
 
 def test_rebuys_a_player_all_in_at_the_starting_stack_rebuys_once_in_the_hand_not_twice(
@@ -74,12 +64,8 @@ def test_rebuys_a_player_all_in_at_the_starting_stack_rebuys_once_in_the_hand_no
     # When they move all in, then rebuy (the chips wait for the hand's end)
     all_in_when_to_act(services, tid, player)
     assert services.play.rebuy(tid, player).pending
-    pool = services.adapters.store.money.summary(tid).prize_pool_held
     # Then a second rebuy in the same hand is refused: they own the starting stack plus the chips bought
-    with pytest.raises(Conflict):
-        services.play.rebuy(tid, player)
-    assert services.adapters.store.money.summary(tid).prize_pool_held == pool
-    assert services.adapters.store.entrants.get(tid, player).contribution.rebuys == 1
+    rebuy_refused(services, tid, player, rebuys=1)
 
 
 def stack_of(services: Services, tid: str, player: str) -> int:

@@ -22,7 +22,17 @@ from tests.unit.services.test_service_play import awaiting
 
 
 def rebuy_tournament(services: Services, create: Callable[..., str], clock: FrozenClock) -> str:
+    """Six players in their first hand of a rebuy tournament (rebuys in levels 1 to 3)."""
     return started(services, create, clock, players=6, fmt="rebuy", rebuy_levels=(1, 3))
+
+
+def rebuy_refused(services: Services, tid: str, player: str, rebuys: int) -> None:
+    """A rebuy ``player`` asks for now is refused and moves nothing: the pool as it was, still ``rebuys`` rebuys."""
+    pool = services.adapters.store.money.summary(tid).prize_pool_held
+    with pytest.raises(Conflict):
+        services.play.rebuy(tid, player)
+    assert services.adapters.store.money.summary(tid).prize_pool_held == pool
+    assert services.adapters.store.entrants.get(tid, player).contribution.rebuys == rebuys
 
 
 def chips_in_play(services: Services, tid: str) -> int:
@@ -42,12 +52,8 @@ def test_rebuys_a_second_rebuy_in_the_same_hand_is_refused(
     # When they rebuy during the hand (the chips wait for its end), then try again
     first = services.play.rebuy(tid, player)
     assert first.pending
-    before = services.adapters.store.money.summary(tid).prize_pool_held
     # Then the second is refused: with the chips already bought they are above the starting stack
-    with pytest.raises(Conflict):
-        services.play.rebuy(tid, player)
-    assert services.adapters.store.money.summary(tid).prize_pool_held == before
-    assert services.adapters.store.entrants.get(tid, player).contribution.rebuys == 1
+    rebuy_refused(services, tid, player, rebuys=1)
 
 
 def test_rule_17_chips_bought_in_a_hand_that_is_cancelled_go_to_the_buyer(
