@@ -8,6 +8,7 @@ import pytest
 from tourney.adapters.memory import FrozenClock
 from tourney.bootstrap import Services, bootstrap_memory
 from tourney.services.commands import CreateTournament
+from tourney.services.messages import StartPlan
 
 from tests.support.driver import Driver
 
@@ -43,6 +44,21 @@ def create(services: Services, clock: FrozenClock) -> Callable[..., str]:
 def fund(services: Services, *players: str, amount: int = 10_000) -> None:
     for player in players:
         services.accounts.deposit(player, amount, key=f"fund-{player}")
+
+
+def registration_closed(
+    services: Services, create: Callable[..., str], clock: FrozenClock, players: list[str], balance: int, seats: int
+) -> tuple[str, StartPlan]:
+    """``players`` funded with ``balance`` and registered; the start fired and closed registration, and its workflow
+    did nothing more: the tournament's id and the plan closing gave."""
+    tid = create(seats_per_table=seats)
+    fund(services, *players, amount=balance)
+    for name in players:
+        services.registration.register(tid, name)
+    clock.advance(3_600)
+    services.start.start_due(tid)
+    services.adapters.workflows.pending_starts.clear()
+    return tid, services.start.close_registration(tid)
 
 
 def started(services: Services, create: Callable[..., str], clock: FrozenClock, players: int = 6, **kw: object) -> str:

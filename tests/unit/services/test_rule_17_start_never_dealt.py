@@ -24,22 +24,15 @@ from tourney.domain.errors import Conflict
 from tourney.domain.registration import TournamentStatus
 from tourney.services.recover import START_QUIET, terminate_running
 
-from tests.unit.services.conftest import fund
+from tests.unit.services.conftest import registration_closed
 
 BALANCE = 10_000
 
 
 def closed_and_never_seated(services: Services, create: Callable[..., str], clock: FrozenClock) -> str:
     """Six players registered; the start closed registration and its seating step never ran (it keeps failing)."""
-    tid = create(seats_per_table=6)
-    names = [f"p{i}" for i in range(6)]
-    fund(services, *names, amount=BALANCE)
-    for name in names:
-        services.registration.register(tid, name)
-    clock.advance(3_600)
-    services.start.start_due(tid)
-    services.adapters.workflows.pending_starts.clear()
-    assert services.start.close_registration(tid).status == "running"
+    tid, plan = registration_closed(services, create, clock, [f"p{i}" for i in range(6)], BALANCE, seats=6)
+    assert plan.status == "running"
     assert services.adapters.store.tables.list(tid) == []
     return tid
 

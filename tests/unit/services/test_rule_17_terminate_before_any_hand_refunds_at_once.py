@@ -20,7 +20,7 @@ from tourney.bootstrap import Services
 from tourney.domain.errors import AlreadyStarted
 from tourney.domain.registration import TournamentStatus
 
-from tests.unit.services.conftest import fund
+from tests.unit.services.conftest import registration_closed
 
 BALANCE = 10_000
 PLAYERS = [f"p{i}" for i in range(6)]
@@ -28,14 +28,7 @@ PLAYERS = [f"p{i}" for i in range(6)]
 
 def closed_and_never_dealt(services: Services, create: Callable[..., str], clock: FrozenClock, *, seated: bool) -> str:
     """Six players on two tables; the start closed registration and dealt no hand (``seated``: its tables written)."""
-    tid = create(seats_per_table=3)
-    fund(services, *PLAYERS, amount=BALANCE)
-    for name in PLAYERS:
-        services.registration.register(tid, name)
-    clock.advance(3_600)
-    services.start.start_due(tid)
-    services.adapters.workflows.pending_starts.clear()
-    plan = services.start.close_registration(tid)
+    tid, plan = registration_closed(services, create, clock, PLAYERS, BALANCE, seats=3)
     if seated:
         for batch in plan.batches:
             services.start.seat_batch(tid, batch)
