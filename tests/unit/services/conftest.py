@@ -72,3 +72,11 @@ def started(services: Services, create: Callable[..., str], clock: FrozenClock, 
     services.start.start_due(tid)
     Driver(services).run_workflows()
     return tid
+
+
+def terminated(services: Services, create: Callable[..., str], clock: FrozenClock, reason: str = "broken") -> str:
+    """A running tournament an operator terminated, its hands cancelled by the recovery workflow: its id."""
+    tid = started(services, create, clock)
+    services.admin.terminate(tid, "op", reason)
+    services.recovery.cancel_hands(tid)
+    return tid

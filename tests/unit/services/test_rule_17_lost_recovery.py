@@ -15,7 +15,7 @@ from tourney.adapters.memory import FrozenClock
 from tourney.bootstrap import Services
 from tourney.services.recover import RECOVERY_QUIET
 
-from tests.unit.services.test_rule_17_termination_defects import started
+from tests.unit.services.conftest import started, terminated
 
 
 class LostStart(RuntimeError):
@@ -77,9 +77,7 @@ def test_rule_17_the_watchdog_leaves_a_live_recovery_alone(
     services: Services, create: Callable[..., str], clock: FrozenClock
 ) -> None:
     # Given a terminated tournament whose recovery workflow runs (a try every minute)
-    tid = started(services, create, clock)
-    services.admin.terminate(tid, "op", "broken")
-    services.recovery.cancel_hands(tid)
+    tid = terminated(services, create, clock)
     for _ in range(10):
         clock.advance(60)
         assert services.recovery.try_restart(tid).outcome == "retry"
@@ -91,9 +89,7 @@ def test_rule_17_the_watchdog_re_drives_a_recovery_that_stopped_before_compensat
     services: Services, create: Callable[..., str], clock: FrozenClock
 ) -> None:
     # Given a terminated tournament whose workflow stopped after its window closed, nobody compensated
-    tid = started(services, create, clock)
-    services.admin.terminate(tid, "op", "broken")
-    services.recovery.cancel_hands(tid)
+    tid = terminated(services, create, clock)
     clock.advance(20 * 60)
     assert services.recovery.try_restart(tid).outcome == "compensate"
     workflows = services.adapters.workflows

@@ -17,6 +17,7 @@ from tourney.domain.errors import Conflict
 from tourney.domain.registration import TournamentStatus
 
 from tests.support.driver import Driver
+from tests.unit.services.conftest import terminated
 from tests.unit.services.test_rule_17_termination_defects import (
     started,
     terminated_after_its_hand_ended,
@@ -116,9 +117,7 @@ def test_rule_17_a_tournament_terminated_again_after_a_restart_is_recovered_agai
     services: Services, create: Callable[..., str], clock: FrozenClock
 ) -> None:
     # Given a tournament terminated, restarted, then terminated again 10 minutes later
-    tid = started(services, create, clock)
-    services.admin.terminate(tid, "op", "first")
-    services.recovery.cancel_hands(tid)
+    tid = terminated(services, create, clock, "first")
     services.admin.restart(tid, "op", "fixed")
     clock.advance(10 * 60)
     second = services.admin.terminate(tid, "op", "second")
