@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
-from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -21,20 +20,11 @@ import aiohttp
 import pytest
 
 from infra.local.runtime import LocalRuntime
-from tests.e2e.seeding import REPO_ROOT, call, local_stack
-from tests.infra import conftest as infra_conftest
+from tests.e2e.seeding import REPO_ROOT, call
 
 PATIENCE = 60.0
 
 pytestmark = pytest.mark.skipif(not (REPO_ROOT / "app.py").exists(), reason="no CDK app to synthesize")
-
-shared_synth = infra_conftest.synthesized
-
-
-@pytest.fixture(scope="module")
-def stack(shared_synth: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRuntime]:
-    with local_stack(shared_synth, tmp_path_factory) as runtime:
-        yield runtime
 
 
 def raw(

@@ -9,19 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
 from typing import Any
 
 import aiohttp
-import pytest
 from aws_lambda_powertools.event_handler.api_gateway import APIGatewayHttpResolver, BaseRouter
 
 from infra.local.isolation import isolate_powertools_routers
 from infra.local.runtime import LocalRuntime
-from tests.e2e.seeding import local_stack
-from tests.infra import conftest as infra_conftest
-
-shared_synth = infra_conftest.synthesized
 
 
 def test_a_resolvers_current_event_is_per_thread() -> None:
@@ -42,12 +36,6 @@ def test_a_resolvers_current_event_is_per_thread() -> None:
     # Then each thread reads its own, through the class and through the resolver
     assert seen == ["another invocation's event"]
     assert resolver.current_event == BaseRouter.current_event == "this thread's event"
-
-
-@pytest.fixture(scope="module")
-def stack(shared_synth: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRuntime]:
-    with local_stack(shared_synth, tmp_path_factory) as runtime:
-        yield runtime
 
 
 def test_concurrent_callers_each_get_their_own_account(stack: LocalRuntime) -> None:

@@ -14,29 +14,21 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp
 import pytest
 
 from infra.local.runtime import LocalRuntime
-from tests.e2e.seeding import PATIENCE, call, fund, local_stack, seed_running
+from tests.e2e.seeding import PATIENCE, call, fund, seed_running
 from tests.e2e.test_local_stack_smoke import REPO_ROOT
-from tests.infra import conftest as infra_conftest
 
 pytestmark = pytest.mark.skipif(not (REPO_ROOT / "app.py").exists(), reason="no CDK app to synthesize")
 
-shared_synth = infra_conftest.synthesized
 
 OPERATOR, ANN, BOB, WATCHER = "olga", "ann", "bob", "watcher"
 Frame = dict[str, Any]
-
-
-@pytest.fixture(scope="module")
-def stack(shared_synth: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRuntime]:
-    with local_stack(shared_synth, tmp_path_factory) as runtime:
-        yield runtime
 
 
 @pytest.fixture(scope="module")

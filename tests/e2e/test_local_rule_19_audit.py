@@ -8,25 +8,12 @@ item of that table is stored once per act.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
 
 from infra.local.runtime import LocalRuntime
-from tests.e2e.seeding import local_stack
 from tests.e2e.test_local_stack_smoke import REPO_ROOT, call
-from tests.infra import conftest as infra_conftest
 
 pytestmark = pytest.mark.skipif(not (REPO_ROOT / "app.py").exists(), reason="no CDK app to synthesize")
-
-shared_synth = infra_conftest.synthesized
-
-
-@pytest.fixture(scope="module")
-def stack(shared_synth: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRuntime]:
-    with local_stack(shared_synth, tmp_path_factory) as runtime:
-        yield runtime
 
 
 def test_rule_19_operator_acts_over_http_are_audited_on_the_local_stack(stack: LocalRuntime) -> None:

@@ -13,7 +13,6 @@ import json
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -21,23 +20,12 @@ import aiohttp
 import pytest
 
 from infra.local.runtime import LocalRuntime
-from tests.e2e.seeding import REPO_ROOT, local_stack
+from tests.e2e.seeding import REPO_ROOT
 
 PATIENCE = 60.0
 """Seconds a step may take on a busy machine (the tests check order and outcome, not speed)."""
 
 pytestmark = pytest.mark.skipif(not (REPO_ROOT / "app.py").exists(), reason="no CDK app to synthesize")
-
-from tests.infra import conftest as infra_conftest  # noqa: E402
-
-shared_synth = infra_conftest.synthesized  # the `synthesized` fixture, shared with the infra tests
-
-
-@pytest.fixture(scope="module")
-def stack(shared_synth: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRuntime]:
-    # the infra tests' synth (one per test run, shared by the xdist workers), not the repository's cdk.out
-    with local_stack(shared_synth, tmp_path_factory) as runtime:
-        yield runtime
 
 
 def call(stack: LocalRuntime, method: str, path: str, token: str | None = None, body: Any = None) -> tuple[int, Any]:
