@@ -79,6 +79,13 @@ class Pages:
         sign_in(page, player, operator)
         return page
 
+    def at_table(self, player: str, tid: str, viewport: dict[str, int] = PHONE, operator: bool = False) -> Any:
+        """``player`` signed in at table 1 of the tournament, once their seat shows."""
+        page = self.signed_in(player, operator, viewport)
+        page.goto(f"{self.stack.urls['app']}#/t/{tid}/table/1")
+        page.locator(f".seat[data-player='{player}']").wait_for()
+        return page
+
     def close(self) -> None:
         for context in self.contexts:
             context.close()
@@ -90,6 +97,41 @@ def sign_in(page: Any, player: str, operator: bool = False) -> None:
         page.get_by_label("Operator").check()
     page.get_by_role("button", name="Sign in").click()
     page.get_by_role("link", name="Lobby").wait_for()
+
+
+def confirm_with_a_reason(page: Any, opener: Any, title: str, yes: str, reason: str, unchanged: Any) -> None:
+    """Open the dialog, go back (``unchanged()`` holds), confirm without a reason (refused, still unchanged), then
+    confirm with ``reason``."""
+    opener.click()
+    dialog = page.get_by_role("dialog", name=title)
+    dialog.wait_for()
+    assert dialog.is_visible() and dialog.bounding_box()["y"] >= 0
+    dialog.get_by_role("button", name="Go back").click()
+    dialog.wait_for(state="detached")
+    assert unchanged()
+    opener.click()
+    dialog.get_by_role("textbox", name="Reason").fill("")
+    dialog.get_by_role("button", name=yes).click()
+    dialog.get_by_text("Give a reason: it is kept in the audit.").wait_for()
+    assert unchanged()
+    dialog.get_by_role("textbox", name="Reason").fill(reason)
+    dialog.get_by_role("button", name=yes).click()
+    dialog.wait_for(state="detached")
+
+
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+
+
+@pytest.fixture(params=list(SIZES))
+def size(request: pytest.FixtureRequest) -> str:
+    """A test that takes ``size`` (or ``viewport``) runs at a phone's size and at a desktop's."""
+    name: str = request.param
+    return name
+
+
+@pytest.fixture
+def viewport(size: str) -> dict[str, int]:
+    return SIZES[size]
 
 
 @pytest.fixture

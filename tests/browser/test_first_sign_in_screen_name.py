@@ -4,13 +4,9 @@ by it once saved; "Not now" leaves it for the session; a player who has one is n
 
 from __future__ import annotations
 
-import pytest
-
 from infra.local.runtime import LocalRuntime
-from tests.browser.conftest import DESKTOP, PHONE, Pages
+from tests.browser.conftest import Pages
 from tests.e2e.seeding import call
-
-SIZES = {"phone": PHONE, "desktop": DESKTOP}
 
 
 def profile_name(stack: LocalRuntime, player: str) -> str | None:
@@ -20,11 +16,9 @@ def profile_name(stack: LocalRuntime, player: str) -> str | None:
     return name
 
 
-@pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_a_new_player_is_asked_for_a_screen_name_at_the_first_sign_in(
-    stack: LocalRuntime, pages: Pages, size: str
+    stack: LocalRuntime, pages: Pages, size: str, viewport: dict[str, int]
 ) -> None:
-    viewport = SIZES[size]
     newcomer, holder = f"newbie-{size}", f"owner-{size}"
     status, answer = call(stack, "PUT", "/me/profile", stack.token(holder), {"display_name": f"Nutcracker {size}"})
     assert status == 200, answer
@@ -57,11 +51,9 @@ def test_a_new_player_is_asked_for_a_screen_name_at_the_first_sign_in(
     assert page.get_by_role("region", name="Choose your screen name").count() == 0
 
 
-@pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_not_now_leaves_the_question_for_the_session_and_a_named_player_is_not_asked(
-    stack: LocalRuntime, pages: Pages, size: str
+    stack: LocalRuntime, pages: Pages, size: str, viewport: dict[str, int]
 ) -> None:
-    viewport = SIZES[size]
     shy, named = f"shy-{size}", f"named-{size}"
     # Given a player without a screen name who answers "Not now"
     page = pages.signed_in(shy, viewport=viewport)

@@ -12,15 +12,11 @@ import time
 from datetime import timedelta
 from typing import Any
 
-import pytest
-
 from infra.local.runtime import LocalRuntime
-from tests.browser.conftest import DESKTOP, PHONE, Pages, sign_in
+from tests.browser.conftest import Pages, sign_in
 from tests.e2e.seeding import PATIENCE, call, create, fund, later, register, seed_running
 
 OPERATOR = "lobby-op"
-SIZES = pytest.mark.parametrize("size", ["phone", "desktop"])
-VIEWPORTS = {"phone": PHONE, "desktop": DESKTOP}
 
 
 def put_name(stack: LocalRuntime, player: str, name: str) -> None:
@@ -28,14 +24,13 @@ def put_name(stack: LocalRuntime, player: str, name: str) -> None:
     assert status == 200, answer
 
 
-@SIZES
 def test_a_player_chooses_a_screen_name_is_told_why_one_is_refused_and_sees_it_in_the_header(
-    stack: LocalRuntime, pages: Pages, size: str
+    stack: LocalRuntime, pages: Pages, size: str, viewport: dict[str, int]
 ) -> None:
     # Given another player holds a screen name
     holder, player = f"holder-{size}", f"chooser-{size}"
     put_name(stack, holder, f"Taken {size}")
-    page = pages.signed_in(player, viewport=VIEWPORTS[size])
+    page = pages.signed_in(player, viewport=viewport)
     # Then the header asks for a screen name until one is chosen
     header = page.get_by_role("link", name="Choose a screen name")
     header.wait_for()
@@ -69,9 +64,8 @@ def lobby_rows(page: Any, size: str) -> list[str]:
     return [name.strip() for name in names if name.strip().endswith(size)]
 
 
-@SIZES
 def test_the_lobby_filters_sorts_marks_registrations_and_shows_prize_pools(
-    stack: LocalRuntime, pages: Pages, size: str
+    stack: LocalRuntime, pages: Pages, size: str, viewport: dict[str, int]
 ) -> None:
     # Given a cheap guaranteed freezeout the player joined, a dear one another player joined, and a Sit & Go
     player, other = f"scan-{size}", f"rich-{size}"
@@ -84,7 +78,7 @@ def test_the_lobby_filters_sorts_marks_registrations_and_shows_prize_pools(
     assert call(stack, "POST", "/admin/tournaments", token, body)[0] == 201
     assert register(stack, f"cheap-{size}", player) and register(stack, f"dear-{size}", other)
     # When the player opens the lobby
-    page = pages.signed_in(player, viewport=VIEWPORTS[size])
+    page = pages.signed_in(player, viewport=viewport)
 
     def row(name: str) -> Any:
         return page.get_by_role("row").filter(has=page.get_by_role("link", name=name, exact=True))
@@ -114,12 +108,11 @@ def test_the_lobby_filters_sorts_marks_registrations_and_shows_prize_pools(
     assert set(lobby_rows(page, size)) == {cheap, dear, sng}
 
 
-@SIZES
 def test_the_lobby_says_it_is_loading_and_tells_a_new_player_what_to_do_when_nothing_is_announced(
-    stack: LocalRuntime, pages: Pages, size: str
+    stack: LocalRuntime, pages: Pages, size: str, viewport: dict[str, int]
 ) -> None:
     # Given a lobby whose answer is held back, then comes empty
-    page = pages.open(VIEWPORTS[size])
+    page = pages.open(viewport)
     held: list[Any] = []
     page.route(re.compile(r".*/tournaments$"), lambda route: held.append(route))
     sign_in(page, f"newcomer-{size}")
@@ -136,16 +129,15 @@ def test_the_lobby_says_it_is_loading_and_tells_a_new_player_what_to_do_when_not
     page.get_by_role("button", name="Save screen name").wait_for()
 
 
-@SIZES
 def test_the_tournament_page_pays_in_money_says_unlimited_and_refuses_a_short_wallet_in_dollars(
-    stack: LocalRuntime, pages: Pages, size: str
+    stack: LocalRuntime, pages: Pages, size: str, viewport: dict[str, int]
 ) -> None:
     # Given an uncapped freezeout paying 50/30/20 of a $1,000.00 guarantee, at $50.00 + $5.00, and a player with $12.00
     player, tid, name = f"short-{size}", f"pays-{size}", f"Pays Cup {size}"
     fund(stack, OPERATOR, player, amount=1_200)
     create(stack, OPERATOR, tid, later(), name=name, buy_in=5_000, entry_fee=500, guarantee=100_000, min_players=3,
            payout_percent=[50, 30, 20])  # fmt: skip
-    page = pages.signed_in(player, viewport=VIEWPORTS[size])
+    page = pages.signed_in(player, viewport=viewport)
     # When the player opens the tournament's page
     page.goto(f"{stack.urls['app']}#/t/{tid}")
     payouts = page.get_by_role("region", name="Payouts")
@@ -191,15 +183,16 @@ def play_hand_through(stack: LocalRuntime, tid: str, players: tuple[str, str], h
     raise AssertionError(f"hand {hand} of {tid} did not end")
 
 
-@SIZES
-def test_a_finished_hand_of_a_table_is_replayed_street_by_street(stack: LocalRuntime, pages: Pages, size: str) -> None:
+def test_a_finished_hand_of_a_table_is_replayed_street_by_street(
+    stack: LocalRuntime, pages: Pages, size: str, viewport: dict[str, int]
+) -> None:
     # Given a running table whose second hand was checked and called down to the river
     players = (f"rep-a-{size}", f"rep-b-{size}")
     fund(stack, OPERATOR, *players, amount=50_000)
     tid, _ = seed_running(stack, OPERATOR, f"replay-{size}", players)
     play_hand_through(stack, tid, players, 2)
     put_name(stack, players[1], f"Villain {size}")
-    page = pages.signed_in(players[0], viewport=VIEWPORTS[size])
+    page = pages.signed_in(players[0], viewport=viewport)
     # When the player picks the table among the tournament's finished hands, and the second hand
     page.goto(f"{stack.urls['app']}#/t/{tid}")
     hands = page.get_by_role("region", name="Finished hands")

@@ -8,17 +8,15 @@ import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import pytest
 from tourney.domain.errors import InvalidConfiguration
 from tourney.domain.structure import LevelSpec, blind_structure
 
 from infra.local.runtime import LocalRuntime
-from tests.browser.conftest import DESKTOP, PHONE, Pages
+from tests.browser.conftest import Pages
 from tests.browser.test_client_helpers import module
 from tests.e2e.seeding import call
 
 OPERATOR = "otto"
-SIZES = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 
 
 def value(form: Any, label: str) -> str:
@@ -26,7 +24,6 @@ def value(form: Any, label: str) -> str:
     return text
 
 
-@SIZES
 def test_an_operator_edits_the_blind_levels_and_the_tournament_is_created_with_them(
     stack: LocalRuntime, pages: Pages, viewport: dict[str, int]
 ) -> None:

@@ -5,39 +5,14 @@ nothing, an empty reason is refused in the dialog, and the act is done once it i
 from __future__ import annotations
 
 import time
-from typing import Any
-
-import pytest
 
 from infra.local.runtime import LocalRuntime
-from tests.browser.conftest import DESKTOP, PHONE, Pages
+from tests.browser.conftest import Pages, confirm_with_a_reason
 from tests.e2e.seeding import PATIENCE, call, create, fund, later, seed_running
 
 OPERATOR = "oona"
-SIZES = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 
 
-def confirm(page: Any, opener: Any, title: str, yes: str, reason: str, unchanged: Any) -> None:
-    """Open the dialog, go back (``unchanged()`` holds), confirm without a reason (refused, still unchanged), then
-    confirm with ``reason``."""
-    opener.click()
-    dialog = page.get_by_role("dialog", name=title)
-    dialog.wait_for()
-    assert dialog.is_visible() and dialog.bounding_box()["y"] >= 0
-    dialog.get_by_role("button", name="Go back").click()
-    dialog.wait_for(state="detached")
-    assert unchanged()
-    opener.click()
-    dialog.get_by_role("textbox", name="Reason").fill("")
-    dialog.get_by_role("button", name=yes).click()
-    dialog.get_by_text("Give a reason: it is kept in the audit.").wait_for()
-    assert unchanged()
-    dialog.get_by_role("textbox", name="Reason").fill(reason)
-    dialog.get_by_role("button", name=yes).click()
-    dialog.wait_for(state="detached")
-
-
-@SIZES
 def test_rule_19_disqualify_terminate_and_cancel_are_confirmed_with_a_reason(
     stack: LocalRuntime, pages: Pages, viewport: dict[str, int]
 ) -> None:
@@ -60,7 +35,9 @@ def test_rule_19_disqualify_terminate_and_cancel_are_confirmed_with_a_reason(
     page.locator(f"select option[value='{lee}']").wait_for(state="attached")
     page.get_by_role("combobox", name="Player").select_option(lee)
     disqualify = page.get_by_role("button", name="Disqualify")
-    confirm(page, disqualify, f"Disqualify {lee}?", "Yes, disqualify", "chip dumping", lambda: lee in seated())
+    confirm_with_a_reason(
+        page, disqualify, f"Disqualify {lee}?", "Yes, disqualify", "chip dumping", lambda: lee in seated()
+    )
     page.get_by_text("Disqualified", exact=True).wait_for()
     deadline = time.monotonic() + PATIENCE
     while lee in seated():  # out of play once the coordinator settles the hand the disqualification folded
@@ -71,7 +48,7 @@ def test_rule_19_disqualify_terminate_and_cancel_are_confirmed_with_a_reason(
     page.goto(f"{stack.urls['app']}#/operator/t/{tid}")
     terminate = page.get_by_role("button", name="Terminate")
     page.wait_for_function("() => !document.querySelector('.panel button.danger')?.disabled")
-    confirm(page, terminate, "Terminate this tournament?", "Yes, terminate", "a dealer outage",
+    confirm_with_a_reason(page, terminate, "Terminate this tournament?", "Yes, terminate", "a dealer outage",
             lambda: status_of(tid) == "running")  # fmt: skip
     page.get_by_text("Terminated: terminated").wait_for()
     assert status_of(tid) == "terminated"
@@ -80,7 +57,7 @@ def test_rule_19_disqualify_terminate_and_cancel_are_confirmed_with_a_reason(
     create(stack, OPERATOR, other, later())
     page.goto(f"{stack.urls['app']}#/operator/t/{other}")
     cancel = page.get_by_role("button", name="Cancel tournament")
-    confirm(page, cancel, "Cancel this tournament?", "Yes, cancel it", "no dealers tonight",
+    confirm_with_a_reason(page, cancel, "Cancel this tournament?", "Yes, cancel it", "no dealers tonight",
             lambda: status_of(other) == "registering")  # fmt: skip
     page.get_by_text("Cancelled: cancelled").wait_for()
     # And each reason is in the audit

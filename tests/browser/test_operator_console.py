@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from infra.local.runtime import LocalRuntime
-from tests.browser.conftest import PATIENCE_MS, Pages
+from tests.browser.conftest import PATIENCE_MS, Pages, confirm_with_a_reason
 from tests.e2e.seeding import call, create, fund, later, register
 
 OPERATOR = "otto"
@@ -15,6 +15,11 @@ OPERATOR = "otto"
 def local_input(moment: datetime) -> str:
     """A datetime-local value in the browser's zone (the test's browser runs in UTC)."""
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def status_of(stack: LocalRuntime, tid: str) -> str:
+    """The tournament's status as the API says it."""
+    return str(call(stack, "GET", f"/tournaments/{tid}", stack.token("x"))[1]["status"])
 
 
 def test_an_operator_creates_terminates_and_restarts_a_tournament(stack: LocalRuntime, pages: Pages) -> None:
@@ -51,21 +56,11 @@ def test_an_operator_creates_terminates_and_restarts_a_tournament(stack: LocalRu
     page.wait_for_function(
         "() => !document.querySelector('.panel button.danger')?.disabled", timeout=PATIENCE_MS + 30_000
     )
-    terminate.click()
-    # Then it asks for a confirmation and a reason first: going back changes nothing
-    dialog = page.get_by_role("dialog", name="Terminate this tournament?")
-    dialog.get_by_role("button", name="Go back").click()
-    dialog.wait_for(state="detached")
-    assert call(stack, "GET", "/tournaments/console-cup", stack.token("cyd"))[1]["status"] == "running"
-    # And confirming without a reason is refused in the dialog; with one, the tournament is terminated
-    terminate.click()
-    dialog.get_by_role("button", name="Yes, terminate").click()
-    dialog.get_by_text("Give a reason: it is kept in the audit.").wait_for()
-    assert call(stack, "GET", "/tournaments/console-cup", stack.token("cyd"))[1]["status"] == "running"
-    dialog.get_by_label("Reason").fill("a test of the console")
-    dialog.get_by_role("button", name="Yes, terminate").click()
+    # Then it asks for a confirmation and a reason first: going back, or confirming without one, changes nothing
+    confirm_with_a_reason(page, terminate, "Terminate this tournament?", "Yes, terminate", "a test of the console",
+                          lambda: status_of(stack, "console-cup") == "running")  # fmt: skip
     page.get_by_text("Terminated: terminated").wait_for()
-    assert call(stack, "GET", "/tournaments/console-cup", stack.token("cyd"))[1]["status"] == "terminated"
+    assert status_of(stack, "console-cup") == "terminated"
     page.get_by_role("button", name="Restart").click()
     page.get_by_text("Restarted: running").wait_for()
     # And every act is in the audit shown
@@ -77,15 +72,11 @@ def test_an_operator_cancels_a_tournament_before_its_start(stack: LocalRuntime, 
     page = pages.signed_in(OPERATOR, operator=True)
     page.goto(f"{stack.urls['app']}#/operator/t/to-cancel")
     # When the operator clicks Cancel tournament, a confirmation asks for the reason (the API refuses an empty one)
-    page.get_by_role("button", name="Cancel tournament").click()
-    dialog = page.get_by_role("dialog", name="Cancel this tournament?")
-    dialog.get_by_role("button", name="Yes, cancel it").click()
-    dialog.get_by_text("Give a reason: it is kept in the audit.").wait_for()
-    assert call(stack, "GET", "/tournaments/to-cancel", stack.token("x"))[1]["status"] == "registering"
-    dialog.get_by_label("Reason").fill("no dealers tonight")
-    dialog.get_by_role("button", name="Yes, cancel it").click()
+    cancel = page.get_by_role("button", name="Cancel tournament")
+    confirm_with_a_reason(page, cancel, "Cancel this tournament?", "Yes, cancel it", "no dealers tonight",
+                          lambda: status_of(stack, "to-cancel") == "registering")  # fmt: skip
     # Then it is cancelled with that reason, in the API and its audit
     page.get_by_text("Cancelled: cancelled").wait_for()
-    assert call(stack, "GET", "/tournaments/to-cancel", stack.token("x"))[1]["status"] == "cancelled"
+    assert status_of(stack, "to-cancel") == "cancelled"
     _, audit = call(stack, "GET", "/admin/audit?tournament=to-cancel", stack.token(OPERATOR, True))
     assert [r["reason"] for r in audit["records"] if r["act"] == "cancel"] == ["no dealers tonight"]

@@ -8,17 +8,13 @@ import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import pytest
-
 from infra.local.runtime import LocalRuntime
-from tests.browser.conftest import DESKTOP, PHONE, Pages
+from tests.browser.conftest import Pages
 from tests.e2e.seeding import call
 
 OPERATOR = "otto"
-SIZES = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 
 
-@SIZES
 def test_defaults_the_create_form_shows_them_the_blind_structure_and_hand_for_hand(
     stack: LocalRuntime, pages: Pages, viewport: dict[str, int]
 ) -> None:

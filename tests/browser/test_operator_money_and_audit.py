@@ -6,14 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from infra.local.runtime import LocalRuntime
-from tests.browser.conftest import DESKTOP, PHONE, Pages
+from tests.browser.conftest import Pages
 from tests.e2e.seeding import call
 
 OPERATOR = "otto"
-SIZES = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 
 
 def open_console(pages: Pages, viewport: dict[str, int]) -> Any:
@@ -35,7 +32,6 @@ def said(page: Any, text: str) -> None:
     page.get_by_role("region", name="Players").get_by_role("status").filter(has_text=text).wait_for()
 
 
-@SIZES
 def test_rule_19_the_console_lists_the_latest_acts_with_amounts_and_before_and_after(
     stack: LocalRuntime, pages: Pages, viewport: dict[str, int]
 ) -> None:
@@ -62,7 +58,6 @@ def test_rule_19_the_console_lists_the_latest_acts_with_amounts_and_before_and_a
     latest.get_by_role("columnheader", name="Before → after").wait_for()
 
 
-@SIZES
 def test_rule_19_deposits_go_only_to_accounts_that_exist_and_amounts_are_refused_in_dollars(
     stack: LocalRuntime, pages: Pages, viewport: dict[str, int]
 ) -> None:

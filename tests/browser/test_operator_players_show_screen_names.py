@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import time
 
-import pytest
-
 from infra.local.runtime import LocalRuntime
-from tests.browser.conftest import DESKTOP, PHONE, Pages
+from tests.browser.conftest import Pages
 from tests.e2e.seeding import PATIENCE, call, fund, seed_running
 
 OPERATOR = "orla"
-SIZES = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 
 
 def seated(stack: LocalRuntime, tid: str) -> list[str]:
@@ -22,7 +19,6 @@ def seated(stack: LocalRuntime, tid: str) -> list[str]:
     return [p["player"] for p in standings["players"]]
 
 
-@SIZES
 def test_the_players_at_the_tables_are_listed_by_their_screen_names(
     stack: LocalRuntime, pages: Pages, viewport: dict[str, int]
 ) -> None:

@@ -9,14 +9,11 @@ import json
 import re
 from typing import Any
 
-import pytest
-
 from infra.local.runtime import LocalRuntime
-from tests.browser.conftest import DESKTOP, PHONE, Pages
+from tests.browser.conftest import Pages
 from tests.e2e.seeding import call, fund, seed_running
 
 OPERATOR = "otto"
-SIZES = pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
 
 
 def compensated(page: Any, tid: str, players: tuple[str, ...]) -> Any:
@@ -43,7 +40,6 @@ def compensated(page: Any, tid: str, players: tuple[str, ...]) -> Any:
     return pattern
 
 
-@SIZES
 def test_rule_17_a_terminated_tournament_shows_its_restart_window_its_tables_and_its_outcome(
     stack: LocalRuntime, pages: Pages, viewport: dict[str, int]
 ) -> None:

@@ -9,21 +9,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import pytest
-
 from infra.local.runtime import LocalRuntime
-from tests.browser.conftest import DESKTOP, PHONE, Pages
+from tests.browser.conftest import Pages
 from tests.e2e.seeding import PATIENCE, call, fund, seed_running
 
 OPERATOR = "nora"
-SIZES = {"phone": PHONE, "desktop": DESKTOP}
-
-
-def at_table(pages: Pages, player: str, tid: str, viewport: dict[str, int]) -> Any:
-    page = pages.signed_in(player, viewport=viewport)
-    page.goto(f"{pages.stack.urls['app']}#/t/{tid}/table/1")
-    page.locator(f".seat[data-player='{player}']").wait_for()
-    return page
 
 
 def play_until_someone_busts(stack: LocalRuntime, tid: str, players: tuple[str, str]) -> list[dict[str, Any]]:
@@ -47,8 +37,9 @@ def play_until_someone_busts(stack: LocalRuntime, tid: str, players: tuple[str, 
     raise AssertionError(f"nobody busted at {tid}")
 
 
-@pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_the_places_list_names_each_player_by_their_screen_name(stack: LocalRuntime, pages: Pages, size: str) -> None:
+def test_the_places_list_names_each_player_by_their_screen_name(
+    stack: LocalRuntime, pages: Pages, size: str, viewport: dict[str, int]
+) -> None:
     # Given two players who chose screen names
     players = (f"pia-{size}", f"quin-{size}")
     names = {players[0]: f"Pocket Pia {size}", players[1]: f"Quads Quin {size}"}
@@ -59,7 +50,7 @@ def test_the_places_list_names_each_player_by_their_screen_name(stack: LocalRunt
     # And a heads-up of theirs (one level of their own), played all in until one busts
     level = {"small_blind": 250, "big_blind": 500}
     tid, _ = seed_running(stack, OPERATOR, f"places-{size}", players, starting_stack=2_000, levels=[level])
-    tables = {player: at_table(pages, player, tid, SIZES[size]) for player in players}
+    tables = {player: pages.at_table(player, tid, viewport) for player in players}
     # When a player dealt in the hand says a line, it is refused and stays in the input, to be sent later
     tables[players[0]].get_by_label("Chat message").fill("nice hand")
     tables[players[0]].get_by_role("button", name="Send").click()
@@ -75,7 +66,7 @@ def test_the_places_list_names_each_player_by_their_screen_name(stack: LocalRunt
         table.wait_for_function("() => !document.querySelector('#level-clock')")
     tables[by_place[2]].get_by_text("You finished 2nd").first.wait_for()
     # When one of them opens the tournament's page
-    page = pages.signed_in(players[0], viewport=SIZES[size])
+    page = pages.signed_in(players[0], viewport=viewport)
     page.goto(f"{stack.urls['app']}#/t/{tid}")
     listed = page.locator(".places li")
     listed.first.wait_for()

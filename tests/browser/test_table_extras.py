@@ -6,14 +6,13 @@ audit, disqualification). The other seats are driven over HTTP; nobody waits for
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 
 from infra.local.runtime import LocalRuntime
 from tests.browser.conftest import Pages
-from tests.e2e.seeding import PATIENCE, call, fund, seed_running
+from tests.e2e.seeding import call, fund, seed_running, terminate_voiding_the_hand
 
 OPERATOR, ANN, BOB, CY, DEE = "oona", "arlo", "bea", "cyra", "dov"
 STARTING = 100_000
@@ -45,20 +44,13 @@ def ledger_kinds(stack: LocalRuntime, player: str, tid: str) -> list[str]:
     return [e["kind"] for e in ledger["entries"] if e["tournament_id"] == tid]
 
 
-def at_table(pages: Pages, player: str, tid: str, operator: bool = False) -> Any:
-    page = pages.signed_in(player, operator)
-    page.goto(f"{pages.stack.urls['app']}#/t/{tid}/table/1")
-    page.locator(f".seat[data-player='{player}']").wait_for()
-    return page
-
-
 def test_away_and_back_a_rebuy_and_an_add_on_out_of_its_level(
     stack: LocalRuntime, pages: Pages, rebuy_table: tuple[str, dict[str, Any]]
 ) -> None:
     tid, view = rebuy_table
     # Given the player who lost the first hand's blind: below the starting stack, so a rebuy is allowed
     short = next(s["player"] for s in view["seats"] if s["stack"] + s["bet"] < STARTING)
-    page = at_table(pages, short, tid)
+    page = pages.at_table(short, tid)
     # When they click Away, then the API has them away and the page offers Back
     page.get_by_role("button", name="Away", exact=True).click()
     page.get_by_role("button", name="Back", exact=True).wait_for()
@@ -85,7 +77,7 @@ def test_chat_is_refused_in_the_hand_muted_and_unmuted_by_an_operator_and_heard_
     stack: LocalRuntime, pages: Pages, rebuy_table: tuple[str, dict[str, Any]]
 ) -> None:
     tid, _ = rebuy_table
-    ann, bob = at_table(pages, ANN, tid), at_table(pages, BOB, tid)
+    ann, bob = pages.at_table(ANN, tid), pages.at_table(BOB, tid)
     chat_status = ann.locator(".chat-status")
 
     def say(text: str, expected: str) -> None:
@@ -110,14 +102,7 @@ def test_chat_is_refused_in_the_hand_muted_and_unmuted_by_an_operator_and_heard_
     console.get_by_text("Unmuted", exact=True).wait_for()
     say("one more time", "players in the hand in progress cannot chat until it ends")
     # When the hand is void (the tournament terminated), the line reaches the table: both pages show it
-    status, answer = call(
-        stack, "POST", f"/admin/tournaments/{tid}/terminate", stack.token(OPERATOR, True), {"reason": "chat test"}
-    )
-    assert status == 200, answer
-    deadline = time.monotonic() + PATIENCE
-    while call(stack, "GET", f"/tournaments/{tid}/tables/1", stack.token(BOB))[1]["hand_in_progress"]:
-        assert time.monotonic() < deadline, "the termination did not void the hand in progress"
-        time.sleep(0.3)
+    terminate_voiding_the_hand(stack, OPERATOR, tid, "chat test", BOB)
     ann.get_by_label("Chat message").fill("good game all")
     ann.get_by_role("button", name="Send").click()
     for page in (ann, bob):

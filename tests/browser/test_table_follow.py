@@ -13,15 +13,12 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-import pytest
-
 from infra.local.runtime import LocalRuntime
-from tests.browser.conftest import DESKTOP, PHONE, Pages
+from tests.browser.conftest import Pages
 from tests.e2e.seeding import PATIENCE, call, create, fund, register
 
 OPERATOR = "opal"
 NAMES = ("fay", "gus", "hal", "ivy")
-VIEWPORTS = {"phone": PHONE, "desktop": DESKTOP}
 
 
 def seed_two_tables(stack: LocalRuntime, size: str) -> str:
@@ -84,9 +81,8 @@ def all_in_until_one_busts(stack: LocalRuntime, tid: str, players: list[str]) ->
     raise AssertionError("nobody busted at table 1")
 
 
-@pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_a_player_who_busts_is_told_their_place_and_the_one_left_alone_follows_to_the_other_table_told_it_broke(
-    stack: LocalRuntime, pages: Pages, size: str
+    stack: LocalRuntime, pages: Pages, size: str, viewport: dict[str, int]
 ) -> None:
     # Given four players at two tables, the two at table 1 each watching it at the same size (a phone's, a desktop's)
     tid = seed_two_tables(stack, size)
@@ -94,7 +90,7 @@ def test_a_player_who_busts_is_told_their_place_and_the_one_left_alone_follows_t
     assert len(here) == 2, here
     page_of = {}
     for player in here:
-        page = pages.signed_in(player, viewport=VIEWPORTS[size])
+        page = pages.signed_in(player, viewport=viewport)
         page.goto(f"{stack.urls['app']}#/t/{tid}/table/1")
         page.locator(f".seat[data-player='{player}']").wait_for()
         page_of[player] = page

@@ -8,31 +8,18 @@ in a chat line, never the account id. The other seat is driven over HTTP; nobody
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
-import pytest
-
 from infra.local.runtime import LocalRuntime
-from tests.browser.conftest import DESKTOP, PHONE, Pages
-from tests.e2e.seeding import PATIENCE, call, fund, seed_running
+from tests.browser.conftest import Pages
+from tests.e2e.seeding import fund, seed_running, terminate_voiding_the_hand
 
 OPERATOR = "nora"
-SIZES = {"phone": PHONE, "desktop": DESKTOP}
 
 
-def at_table(pages: Pages, player: str, tid: str, viewport: dict[str, int]) -> Any:
-    page = pages.signed_in(player, viewport=viewport)
-    page.goto(f"{pages.stack.urls['app']}#/t/{tid}/table/1")
-    page.locator(f".seat[data-player='{player}']").wait_for()
-    return page
-
-
-@pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_a_chosen_screen_name_shows_at_the_seat_in_the_standings_and_in_chat(
-    stack: LocalRuntime, pages: Pages, size: str
+    stack: LocalRuntime, pages: Pages, size: str, viewport: dict[str, int]
 ) -> None:
-    viewport = SIZES[size]
     chooser, other = f"kit-{size}", f"lou-{size}"
     screen_name = f"River Rat {size}"
     fund(stack, OPERATOR, chooser, other, amount=50_000)
@@ -44,7 +31,7 @@ def test_a_chosen_screen_name_shows_at_the_seat_in_the_standings_and_in_chat(
     page.get_by_role("status").filter(has_text="Saved").wait_for()
     # And that player and another seated at a running tournament's table
     tid, _ = seed_running(stack, OPERATOR, f"names-{size}", (chooser, other))
-    watcher = at_table(pages, other, tid, viewport)
+    watcher = pages.at_table(other, tid, viewport)
 
     # Then the other player sees the screen name at the seat, not the account id
     seat = watcher.get_by_role("group", name=re.compile(rf"^Seat \d+: {screen_name}, "))
@@ -59,15 +46,8 @@ def test_a_chosen_screen_name_shows_at_the_seat_in_the_standings_and_in_chat(
     assert standings.get_by_role("cell", name=chooser, exact=True).count() == 0
 
     # When the hand is void (the tournament terminated: nobody in a hand may chat) and the player says a line
-    status, answer = call(
-        stack, "POST", f"/admin/tournaments/{tid}/terminate", stack.token(OPERATOR, True), {"reason": "names test"}
-    )
-    assert status == 200, answer
-    deadline = time.monotonic() + PATIENCE
-    while call(stack, "GET", f"/tournaments/{tid}/tables/1", stack.token(other))[1]["hand_in_progress"]:
-        assert time.monotonic() < deadline, "the termination did not void the hand in progress"
-        time.sleep(0.3)
-    speaker = at_table(pages, chooser, tid, viewport)
+    terminate_voiding_the_hand(stack, OPERATOR, tid, "names test", other)
+    speaker = pages.at_table(chooser, tid, viewport)
     speaker.get_by_label("Chat message").fill("good luck all")
     speaker.get_by_role("button", name="Send").click()
     # Then the other player's chat names the speaker by the screen name
@@ -76,15 +56,13 @@ def test_a_chosen_screen_name_shows_at_the_seat_in_the_standings_and_in_chat(
     assert line.inner_text() == f"{screen_name} good luck all"
 
 
-@pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_rule_10_the_table_shows_a_banner_while_hand_for_hand_holds_it(
-    stack: LocalRuntime, pages: Pages, size: str
+    stack: LocalRuntime, pages: Pages, size: str, viewport: dict[str, int]
 ) -> None:
     """Reaching a real bubble in a browser is too slow: the table view's HTTP answer is intercepted
     (Playwright's ``page.route``) and ``hand_for_hand`` set in it, as the server sets it while hand-for-hand holds
     the table (the same view comes in the ``hand_for_hand`` push). The banner must say what hand-for-hand means for
     the player: this table plays one hand, then waits for the other tables."""
-    viewport = SIZES[size]
     ann, bob = f"hfh-ann-{size}", f"hfh-bob-{size}"
     fund(stack, OPERATOR, ann, bob, amount=50_000)
     tid, _ = seed_running(stack, OPERATOR, f"hfh-{size}", (ann, bob))

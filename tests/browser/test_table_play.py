@@ -11,27 +11,17 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-import pytest
-
 from infra.local.runtime import LocalRuntime
-from tests.browser.conftest import DESKTOP, PHONE, Pages
+from tests.browser.conftest import Pages
 from tests.e2e.seeding import PATIENCE, call, fund, seed_running
 
 OPERATOR = "otto"
-SIZES = {"phone": PHONE, "desktop": DESKTOP}
 
 
 def view_of(stack: LocalRuntime, tid: str, player: str) -> dict[str, Any]:
     status, view = call(stack, "GET", f"/tournaments/{tid}/tables/1", stack.token(player))
     assert status == 200, view
     return dict(view)
-
-
-def at_table(pages: Pages, player: str, tid: str, viewport: dict[str, int]) -> Any:
-    page = pages.signed_in(player, viewport=viewport)
-    page.goto(f"{pages.stack.urls['app']}#/t/{tid}/table/1")
-    page.locator(f".seat[data-player='{player}']").wait_for()
-    return page
 
 
 def on_screen(page: Any, locator: Any) -> bool:
@@ -53,19 +43,17 @@ def seconds_left(deadline: str) -> float:
     return (datetime.fromisoformat(deadline.replace("Z", "+00:00")) - datetime.now(UTC)).total_seconds()
 
 
-@pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_the_action_bar_the_server_clock_pre_actions_last_actions_and_the_hand_log(
-    stack: LocalRuntime, pages: Pages, size: str
+    stack: LocalRuntime, pages: Pages, size: str, viewport: dict[str, int]
 ) -> None:
-    viewport = SIZES[size]
     ann, bob = f"ann-{size}", f"bob-{size}"
     fund(stack, OPERATOR, ann, bob, amount=50_000)
     tid, view = seed_running(stack, OPERATOR, f"bar-{size}", (ann, bob))
     actor = view["to_act"]["player"]
     waiter = bob if actor == ann else ann
     # Given the player to act at the table, and the other player waiting at theirs
-    page = at_table(pages, actor, tid, viewport)
-    other = at_table(pages, waiter, tid, viewport)
+    page = pages.at_table(actor, tid, viewport)
+    other = pages.at_table(waiter, tid, viewport)
     page.locator(".your-turn").wait_for()
 
     # Then the action bar is on screen whole: Fold, Call, Raise, All in, the slider, the amount and the presets
@@ -146,11 +134,9 @@ def test_the_action_bar_the_server_clock_pre_actions_last_actions_and_the_hand_l
     assert page.locator(".your-turn").count() == 1
 
 
-@pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_an_away_player_has_no_live_buttons_and_the_table_shows_a_termination_and_a_restart(
-    stack: LocalRuntime, pages: Pages, size: str
+    stack: LocalRuntime, pages: Pages, size: str, viewport: dict[str, int]
 ) -> None:
-    viewport = SIZES[size]
     cy, dee = f"cy-{size}", f"dee-{size}"
     fund(stack, OPERATOR, cy, dee, amount=50_000)
     tid, view = seed_running(stack, OPERATOR, f"away-{size}", (cy, dee))

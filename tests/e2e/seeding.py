@@ -118,3 +118,15 @@ def wait_for_hand(stack: LocalRuntime, tid: str, viewer: str, hand: int, deadlin
             return dict(view)
         assert time.time() < deadline, f"hand {hand} was not dealt at {tid} table 1: {status} {view}"
         time.sleep(0.3)
+
+
+def terminate_voiding_the_hand(stack: LocalRuntime, operator: str, tid: str, reason: str, viewer: str) -> None:
+    """The operator terminates ``tid``; back once table 1, as ``viewer`` sees it, has no hand in progress."""
+    status, answer = call(
+        stack, "POST", f"/admin/tournaments/{tid}/terminate", stack.token(operator, True), {"reason": reason}
+    )
+    assert status == 200, answer
+    deadline = time.monotonic() + PATIENCE
+    while call(stack, "GET", f"/tournaments/{tid}/tables/1", stack.token(viewer))[1]["hand_in_progress"]:
+        assert time.monotonic() < deadline, "the termination did not void the hand in progress"
+        time.sleep(0.3)
