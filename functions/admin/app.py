@@ -12,6 +12,10 @@ act finds its record and changes nothing.
 
 from __future__ import annotations
 
+# First: Powertools' event handler then loads only the modules this function uses, not every resolver.
+import tourney.entrypoints.lazy_packages  # noqa: F401
+
+# isort: split
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response

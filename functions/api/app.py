@@ -12,6 +12,10 @@ needed).
 
 from __future__ import annotations
 
+# First: Powertools' event handler then loads only the modules this function uses, not every resolver.
+import tourney.entrypoints.lazy_packages  # noqa: F401
+
+# isort: split
 import json
 from pathlib import Path
 from typing import Annotated, Any

@@ -39,3 +39,26 @@ def test_a_handler_imports_no_service_implementation_adapter_or_engine(function:
     services = [m for m in modules if m.startswith("tourney.services") and m not in DECLARED]
     heavy = [m for m in modules if m.startswith(HEAVY)]
     assert services == [] and heavy == []
+
+
+#: What the HTTP functions' import leaves out: Powertools' other resolvers, the event classes they read, and what
+#: AppSync's resolver imports (``tourney.entrypoints.lazy_packages``).
+OTHER_RESOLVERS = (
+    "aws_lambda_powertools.event_handler.appsync",
+    "aws_lambda_powertools.event_handler.bedrock_agent",
+    "aws_lambda_powertools.event_handler.events_appsync",
+    "aws_lambda_powertools.event_handler.graphql_appsync",
+    "aws_lambda_powertools.event_handler.vpc_lattice",
+    "aws_lambda_powertools.utilities.data_classes.appsync",
+    "aws_lambda_powertools.utilities.data_classes.s3_event",
+    "asyncio",
+    "ssl",
+    "subprocess",
+)
+
+
+@pytest.mark.parametrize("function", ["admin", "api"])
+def test_an_http_handler_imports_only_the_api_gateway_resolver(function: str) -> None:
+    modules = loaded_at_import(function)
+    assert "aws_lambda_powertools.event_handler.api_gateway" in modules
+    assert [m for m in modules if m.startswith(OTHER_RESOLVERS)] == []
