@@ -20,47 +20,13 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn
 
 from infra import wiring
+from tourney.adapters.dynamo.mapping import MAPPERS
+from tourney.adapters.dynamo.models.base import schema_of
 from tourney.domain import chat as chat_rules
 from tourney.domain.ledger import Entry
 from tourney.services.chat import ChatLine, ChatLog
 from tourney.services.ports import Store, UnitOfWork
-from tourney.services.records import (
-    AccountRecord,
-    AuditRecord,
-    CompensationBatch,
-    CoordinatorRecord,
-    CounterShard,
-    DealingRecord,
-    EntrantRecord,
-    HandRecord,
-    MuteRecord,
-    NameRecord,
-    Record,
-    RegistrationRecord,
-    SeatingPlan,
-    TableRecord,
-    TournamentRecord,
-    WaitingList,
-)
-
-TABLE_OF_RECORD: dict[type, str] = {
-    TournamentRecord: "tournaments",
-    RegistrationRecord: "tournaments",
-    CounterShard: "tournaments",
-    WaitingList: "tournaments",
-    SeatingPlan: "tournaments",
-    CoordinatorRecord: "tournaments",
-    DealingRecord: "tournaments",
-    EntrantRecord: "tournaments",
-    MuteRecord: "tournaments",
-    AccountRecord: "tournaments",
-    NameRecord: "tournaments",
-    CompensationBatch: "tournaments",
-    TableRecord: "tables",
-    HandRecord: "hands",
-    AuditRecord: "audit",
-}
-"""The DynamoDB table each record is stored in (``adapters/dynamo/mapping.py``, ``models/``)."""
+from tourney.services.records import CounterShard, Record
 
 LEDGER = "ledger"
 
@@ -83,14 +49,11 @@ REPOSITORY_TABLES: dict[str, str] = {
 
 
 def table_of(record: Record) -> str:
-    """The table ``record`` is stored in."""
-    table = TABLE_OF_RECORD.get(type(record))
-    if table is None:
-        for kind, name in TABLE_OF_RECORD.items():
-            if isinstance(record, kind):
-                return name
+    """The table ``record`` is stored in: its DynamoDB model's (``adapters/dynamo/mapping.py``)."""
+    mapper = MAPPERS.get(type(record)) or next((m for kind, m in MAPPERS.items() if isinstance(record, kind)), None)
+    if mapper is None:
         raise TypeError(f"not a stored record: {record!r}")
-    return table
+    return schema_of(mapper.key(record).model).logical_name
 
 
 class AccessDenied(Exception):

@@ -76,6 +76,11 @@ def registered_models() -> tuple[tuple[type[Model], TableSchema], ...]:
     return tuple(_MODELS)
 
 
+def schema_of(model: type[Model]) -> TableSchema:
+    """The table ``model`` is stored in."""
+    return next(schema for registered, schema in _MODELS if registered is model)
+
+
 def configure(environ: Mapping[str, str] | None = None) -> None:
     """Resolve every model's table name, endpoint and region again from ``environ`` (default: ``os.environ``).
 
