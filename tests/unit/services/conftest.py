@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from tourney.adapters.memory import FrozenClock
 from tourney.bootstrap import Services, bootstrap_memory
+from tourney.domain.table import Awaiting
 from tourney.services.commands import CreateTournament
 from tourney.services.messages import StartPlan
 
@@ -80,3 +81,11 @@ def terminated(services: Services, create: Callable[..., str], clock: FrozenCloc
     services.admin.terminate(tid, "op", reason)
     services.recovery.cancel_hands(tid)
     return tid
+
+
+def five_minute_decisions(services: Services, create: Callable[..., str], clock: FrozenClock) -> tuple[str, Awaiting]:
+    """A running tournament of 300-second decisions, and its first decision awaited (300 s, then 30 s of time bank)."""
+    tid = started(services, create, clock, decision_seconds=300)
+    first = services.adapters.store.tables.get(tid, "1").table.awaiting(normal=300)
+    assert first is not None and (first.seconds, first.time_bank) == (300, 30)
+    return tid, first

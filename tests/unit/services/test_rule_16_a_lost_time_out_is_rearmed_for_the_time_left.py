@@ -21,7 +21,7 @@ from tourney.domain.registration import TournamentStatus
 from tourney.services.tables import arm
 
 from tests.support.driver import Driver
-from tests.unit.services.conftest import started
+from tests.unit.services.conftest import five_minute_decisions, started
 
 
 def watch_every_minute(services: Services, minutes: int) -> None:
@@ -37,10 +37,8 @@ def test_rule_16_a_lost_time_out_of_a_five_minute_decision_is_rearmed_for_the_ti
     services: Services, create: Callable[..., str], clock: FrozenClock
 ) -> None:
     # Given a tournament of 300-second decisions whose first decision's time-out is lost
-    tid = started(services, create, clock, decision_seconds=300)
+    tid, first = five_minute_decisions(services, create, clock)
     store = services.adapters.store
-    first = store.tables.get(tid, "1").table.awaiting(normal=300)
-    assert first is not None and (first.seconds, first.time_bank) == (300, 30)
     services.adapters.timers.clear()
     # When the watchdog runs every minute for eleven minutes, each time-out due delivered
     watch_every_minute(services, 11)

@@ -19,17 +19,15 @@ from tourney.domain.registration import TournamentStatus
 from tourney.services.recover import STALL_SLACK
 
 from tests.support.driver import Driver
-from tests.unit.services.conftest import started
+from tests.unit.services.conftest import five_minute_decisions, started
 
 
 def test_rule_17_a_table_of_five_minute_decisions_is_not_stalled_while_its_player_may_still_act(
     services: Services, create: Callable[..., str], clock: FrozenClock
 ) -> None:
     # Given a tournament of 300-second decisions, its first decision awaited (30 s of time bank)
-    tid = started(services, create, clock, decision_seconds=300)
+    tid, _ = five_minute_decisions(services, create, clock)
     store = services.adapters.store
-    awaiting = store.tables.get(tid, "1").table.awaiting(normal=300)
-    assert awaiting is not None and (awaiting.seconds, awaiting.time_bank) == (300, 30)
     # When the watchdog runs as the decision's own time runs out, its time-out not yet delivered
     clock.advance(300)
     report = services.recovery.watch()
