@@ -4,33 +4,21 @@ shown level by level; a broken one is a 422 naming its level and the rule, and n
 # ruff: noqa: F811  (pytest fixtures imported from tests.support)
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 import pytest
 from tourney.adapters.memory import FrozenClock
 from tourney.bootstrap import Services
 
-from functions.admin.app import handler as admin
 from functions.api.app import handler as api
 from tests.support.events import FakeContext, answer_json, http_event
-from tests.support.functions import clock, context, memory  # noqa: F401
+from tests.support.functions import clock, context, create_through_the_api, memory  # noqa: F401
 
 TID = "t-levels"
 
 
 def create(context: FakeContext, clock: FrozenClock, **fields: Any) -> tuple[int, Any]:
-    body = {
-        "name": "Own blinds",
-        "format": "freezeout",
-        "buy_in": 1_000,
-        "entry_fee": 100,
-        "start_at": (clock.now() + timedelta(hours=1)).isoformat(),
-        "tournament_id": TID,
-    }
-    body.update(fields)
-    response = admin(http_event("POST", "/admin/tournaments", body=body, player="olga", operator=True), context)
-    return response["statusCode"], answer_json(response)
+    return create_through_the_api(context, clock, name="Own blinds", tournament_id=TID, **fields)
 
 
 def test_a_tournament_created_with_its_own_levels_shows_them_level_by_level(

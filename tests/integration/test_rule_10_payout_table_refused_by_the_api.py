@@ -7,32 +7,19 @@ of a bust-out after it, compensation included: the pool was locked for good.
 # ruff: noqa: F811  (pytest fixtures imported from tests.support)
 from __future__ import annotations
 
-from datetime import timedelta
 from typing import Any
 
 import pytest
 from tourney.adapters.memory import FrozenClock
 from tourney.bootstrap import Services
 
-from functions.admin.app import handler as admin
 from functions.api.app import handler as api
-from tests.support.events import FakeContext, answer_json, http_event
-from tests.support.functions import clock, context, memory  # noqa: F401
+from tests.support.events import FakeContext, http_event
+from tests.support.functions import clock, context, create_through_the_api, memory  # noqa: F401
 
 
 def create(context: FakeContext, clock: FrozenClock, **fields: Any) -> tuple[int, Any]:
-    body = {
-        "name": "Odd payout",
-        "format": "freezeout",
-        "buy_in": 1_000,
-        "entry_fee": 100,
-        "start_at": (clock.now() + timedelta(hours=1)).isoformat(),
-        "tournament_id": "t-odd",
-    }
-    body.update(fields)
-    body = {k: v for k, v in body.items() if v is not None}  # None: the field is left out
-    response = admin(http_event("POST", "/admin/tournaments", body=body, player="olga", operator=True), context)
-    return response["statusCode"], answer_json(response)
+    return create_through_the_api(context, clock, name="Odd payout", tournament_id="t-odd", **fields)
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from tourney.adapters.memory import FrozenClock
@@ -18,7 +19,7 @@ from tourney.entrypoints import dependencies
 from tourney.services.commands import CreateTournament
 
 from tests.support.driver import run_start_workflow
-from tests.support.events import FakeContext
+from tests.support.events import FakeContext, answer_json, http_event
 
 
 @pytest.fixture
@@ -71,3 +72,21 @@ def running(services: Services, clock: FrozenClock, players: int = 4, tid: str =
     services.start.start_due(tid)
     run_start_workflow(services, tid)
     return tid, services.adapters.store.tables.list(tid)[0].table_id
+
+
+def create_through_the_api(context: FakeContext, clock: FrozenClock, **fields: Any) -> tuple[int, Any]:
+    """An operator's ``POST /admin/tournaments``: a $10 + $1 freezeout an hour from now, ``fields`` over it (a field
+    given None is left out); the status and the answer."""
+    from functions.admin.app import handler as admin
+
+    body = {
+        "name": "Created",
+        "format": "freezeout",
+        "buy_in": 1_000,
+        "entry_fee": 100,
+        "start_at": (clock.now() + timedelta(hours=1)).isoformat(),
+        **fields,
+    }
+    body = {k: v for k, v in body.items() if v is not None}
+    response = admin(http_event("POST", "/admin/tournaments", body=body, player="olga", operator=True), context)
+    return response["statusCode"], answer_json(response)
