@@ -17,6 +17,7 @@ from tourney.services.commands import CreateTournament
 from tourney.services.records import AuditAct, AuditRecord
 
 from tests.support.aws import aws, dynamodb, raw_item  # noqa: F401
+from tests.support.contracts import operator_act
 from tests.support.driver import Driver
 from tests.support.handler_room import services_on_dynamo
 
@@ -24,19 +25,10 @@ pytestmark = pytest.mark.usefixtures("dynamodb")
 
 
 def record(audit_id: str, clock: FrozenClock, **kw: object) -> AuditRecord:
-    fields: dict[str, object] = {
-        "audit_id": audit_id,
-        "at": clock.now(),
-        "operator": "olga",
-        "act": AuditAct.STACK_ADJUSTMENT,
-        "reason": "why",
-        "tournament_id": "t1",
-        "player_id": "ann",
-        "before": {"stack": 100},
-        "after": {"stack": 600, "nested": {"list": [1, 2]}},
-    }
-    fields.update(kw)
-    return AuditRecord(**fields)  # type: ignore[arg-type]
+    """A stack adjustment about ann in t1, now."""
+    before, after = {"stack": 100}, {"stack": 600, "nested": {"list": [1, 2]}}
+    kw = {"act": AuditAct.STACK_ADJUSTMENT, "tournament_id": "t1", "before": before, "after": after, **kw}
+    return operator_act(audit_id, clock.now(), **kw)
 
 
 def test_rule_19_audit_records_round_trip_and_are_listed_per_tournament_and_per_player() -> None:

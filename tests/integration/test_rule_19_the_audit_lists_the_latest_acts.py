@@ -18,10 +18,10 @@ from tourney.adapters.dynamo.store import DynamoStore
 from tourney.adapters.memory import FrozenClock
 from tourney.bootstrap import Services
 from tourney.services.audit import LATEST_ACTS
-from tourney.services.records import AuditAct, AuditRecord
 
 from functions.admin.app import handler as admin
 from tests.support.aws import aws, dynamodb  # noqa: F401
+from tests.support.contracts import operator_act
 from tests.support.events import FakeContext, answer_json, http_event
 from tests.support.functions import clock, context, memory  # noqa: F401
 
@@ -53,21 +53,6 @@ def test_rule_19_the_audit_without_a_filter_lists_the_latest_acts_newest_first(
     assert (status, body["error"]) == (409, "illegal_action") and body["message"]
 
 
-def record(audit_id: str, clock: FrozenClock, **kw: object) -> AuditRecord:
-    fields: dict[str, object] = {
-        "audit_id": audit_id,
-        "at": clock.now(),
-        "operator": "olga",
-        "act": AuditAct.MUTE,
-        "reason": "why",
-        "player_id": "ann",
-        "before": None,
-        "after": {"muted": True},
-    }
-    fields.update(kw)
-    return AuditRecord(**fields)  # type: ignore[arg-type]
-
-
 @pytest.mark.usefixtures("dynamodb")
 def test_rule_19_the_latest_acts_on_dynamodb_newest_first_across_tournaments_and_players() -> None:
     # Given acts about two tournaments and two players, a second apart
@@ -76,7 +61,7 @@ def test_rule_19_the_latest_acts_on_dynamodb_newest_first_across_tournaments_and
     written = []
     for n, (tournament, player) in enumerate([("t1", "ann"), (None, "bob"), ("t2", None), ("t1", None), (None, "ann")]):
         clock.advance(1)
-        written.append(record(f"a{n}", clock, tournament_id=tournament, player_id=player))
+        written.append(operator_act(f"a{n}", clock.now(), tournament_id=tournament, player_id=player))
         uow = store.unit_of_work()
         uow.save(written[-1])
         uow.commit()

@@ -210,6 +210,22 @@ def contract_coordinator_and_entrants_round_trip(factory: StoreFactory) -> None:
     assert [e.player_id for e in store.entrants.list("t1")] == ["ann"]
 
 
+def operator_act(audit_id: str, at: datetime, **fields: object) -> AuditRecord:
+    """An act of olga's about ann (a mute, unless ``fields`` say otherwise), at ``at``."""
+    record: dict[str, object] = {
+        "audit_id": audit_id,
+        "at": at,
+        "operator": "olga",
+        "act": AuditAct.MUTE,
+        "reason": "why",
+        "player_id": "ann",
+        "before": None,
+        "after": {"muted": True},
+        **fields,
+    }
+    return AuditRecord(**record)  # type: ignore[arg-type]
+
+
 def audit(audit_id: str, minute: int, tournament_id: str | None, player_id: str | None) -> AuditRecord:
     return AuditRecord(
         audit_id, AT.replace(minute=minute), "olga", AuditAct.MUTE, "why", tournament_id, player_id,
