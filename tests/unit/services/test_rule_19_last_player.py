@@ -162,6 +162,22 @@ def test_rule_19_a_trigger_fails_on_a_refusal_that_is_not_stale_or_a_duplicate(e
         unless_stale("hand_ended", call)
 
 
+def disqualify_one_not_to_act(services: Services, tid: str) -> str:
+    """An operator disqualifies a player at table 1 who is not the one to act: that player."""
+    awaiting = services.adapters.store.tables.get(tid, "1").table.awaiting()
+    assert awaiting is not None
+    victim = next(p for p in at_table(services, tid, "1") if p != awaiting.player)
+    services.management.disqualify(tid, victim, "olga", "collusion")
+    return victim
+
+
+def terminated_past_its_window(services: Services, clock: FrozenClock, tid: str) -> None:
+    """An operator terminates ``tid``, the recovery workflow cancels its hands, and the restart window runs out."""
+    services.admin.terminate(tid, "olga", "server fault")
+    services.recovery.cancel_hands(tid)
+    clock.advance(20 * 60)
+
+
 def test_rule_19_a_trigger_ignores_a_stale_message() -> None:
     from tourney.entrypoints.triggers import unless_stale
 
@@ -178,17 +194,12 @@ def test_rule_19_a_disqualified_player_is_not_refunded_by_a_rollback(
     # Given p-x disqualified during the first hand, its end settled
     tid = started(services, create, clock)
     store = services.adapters.store
-    awaiting = store.tables.get(tid, "1").table.awaiting()
-    assert awaiting is not None
-    victim = next(p for p in at_table(services, tid, "1") if p != awaiting.player)
-    services.management.disqualify(tid, victim, "olga", "collusion")
+    victim = disqualify_one_not_to_act(services, tid)
     fold_to_the_end_of_the_hand(services, tid)
     Driver(services).drain_coordinator()
     balances = {p: balance(services, p) for p in (f"p{i}" for i in range(6))}
     # When the tournament is terminated in its first 30 minutes and compensated (rule 17.3b: rollback)
-    services.admin.terminate(tid, "olga", "server fault")
-    services.recovery.cancel_hands(tid)
-    clock.advance(20 * 60)
+    terminated_past_its_window(services, clock, tid)
     assert compensate_to_the_end(services, tid) == "rollback"
     # Then every other entrant gets back buy-in and fee, and the disqualified player nothing
     assert balance(services, victim) == balances[victim]
@@ -203,19 +214,14 @@ def test_rule_19_a_disqualified_player_still_seated_takes_no_share_of_a_payout(
     tid = started(services, create, clock, players=3)
     store = services.adapters.store
     clock.advance(31 * 60)
-    awaiting = store.tables.get(tid, "1").table.awaiting()
-    assert awaiting is not None
-    victim = next(p for p in at_table(services, tid, "1") if p != awaiting.player)
-    services.management.disqualify(tid, victim, "olga", "collusion")
+    victim = disqualify_one_not_to_act(services, tid)
     fold_to_the_end_of_the_hand(services, tid)
     store_queue = services.adapters.coordination.queue
     store_queue.clear()  # the hand end is lost: the disqualified player is still seated with chips
     assert victim in at_table(services, tid, "1")
     before = balance(services, victim)
     # When the tournament is terminated and compensated (a freezeout after 30 minutes: prize-pool payout)
-    services.admin.terminate(tid, "olga", "server fault")
-    services.recovery.cancel_hands(tid)
-    clock.advance(20 * 60)
+    terminated_past_its_window(services, clock, tid)
     assert compensate_to_the_end(services, tid) == "payout"
     # Then the disqualified player is paid nothing, and the whole pool goes to the two others
     assert balance(services, victim) == before
@@ -236,9 +242,7 @@ def test_rule_17_the_plan_is_frozen_only_once_every_hand_that_ended_is_settled(
     assert store.tables.get(tid, "1").coordinated_hand < hand
     before = store.money.summary(tid).prize_pool_held
     # When it is terminated, its window runs out, and the compensation's first step runs
-    services.admin.terminate(tid, "olga", "server fault")
-    services.recovery.cancel_hands(tid)
-    clock.advance(20 * 60)
+    terminated_past_its_window(services, clock, tid)
     step = services.recovery.compensate(tid)
     # Then nothing is frozen or paid yet: it waits for that hand's end, which it asked the coordinator for again
     assert step.outcome == "retry" and step.seconds_left > 0
