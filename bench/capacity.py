@@ -20,7 +20,7 @@ import random
 import resource
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -191,16 +191,18 @@ class CapacityRun(Simulation):
 
     def _wrap_coordinator(self) -> None:
         coordinator = self.services.coordinator
-        handle = coordinator.on_hand_ended
+        handle = coordinator.on_hand_ends
 
-        def measured(message: HandEnded | RebuyClosed) -> Any:
+        def measured(messages: Sequence[HandEnded | RebuyClosed]) -> Any:
             write, read = self._units("write_units"), self._units("read_units")
             try:
-                return handle(message)
-            finally:
-                self.coordinator_calls.append((self._units("write_units") - write, self._units("read_units") - read))
+                return handle(messages)
+            finally:  # a batch's units shared evenly by its hand ends
+                n = len(messages)
+                share = ((self._units("write_units") - write) / n, (self._units("read_units") - read) / n)
+                self.coordinator_calls += [share] * n
 
-        coordinator.on_hand_ended = measured  # type: ignore[method-assign]
+        coordinator.on_hand_ends = measured  # type: ignore[method-assign]
 
     # -- what the run sees -------------------------------------------------------------------
 

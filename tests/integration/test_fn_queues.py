@@ -120,6 +120,29 @@ def test_the_coordinator_takes_a_hand_end_once(memory: Services, clock: FrozenCl
     assert memory.lobby.table_view(tid, table, None) == dealt
 
 
+def test_rule_11_the_coordinator_settles_a_batch_of_hand_ends_in_one_unit_of_work(
+    memory: Services, clock: FrozenClock, context
+) -> None:
+    # Given hands played out at two tables of one tournament, both hand ends queued for the coordinator
+    tid, _ = running(memory, clock, players=18)
+    tables = [t.table_id for t in memory.adapters.store.tables.list(tid)][:2]
+    ended = []
+    for table in tables:
+        play_hand_out(memory, tid, table)
+        ended.append(memory.adapters.coordination.take())
+    assert all(isinstance(m, HandEnded) for m in ended)
+    before = memory.adapters.store.coordinators.get(tid)
+    # When the FIFO group delivers them in one batch
+    records = [sqs_record(m.to_json(), message_id=f"m{i}", group=tid, queue="coordinator") for i, m in enumerate(ended)]
+    answer = coordinator(sqs_event(*records), context)
+    # Then both tables dealt their next hand, and the coordinator's state was written once for the two
+    assert failures(answer) == []
+    for table, message in zip(tables, ended, strict=True):
+        assert memory.lobby.table_view(tid, table, None).hand == message.hand + 1  # type: ignore[union-attr]
+    after = memory.adapters.store.coordinators.get(tid)
+    assert before is not None and after is not None and after.version == before.version + 1
+
+
 def test_a_failing_tournament_does_not_hold_up_another(memory: Services, clock: FrozenClock, context) -> None:
     # Given a FIFO batch: a malformed record of tournament A, then A's next record, then B's record
     tid, table = running(memory, clock)

@@ -7,9 +7,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tourney.bootstrap import Services
+from tourney.domain.errors import Conflict
 from tourney.domain.registration import TournamentStatus
 from tourney.entrypoints import workflow_tasks
-from tourney.services.messages import TimeoutDue
+from tourney.services.messages import HandEnded, RebuyClosed, TimeoutDue
 from tourney.simulation.bots import Bot, next_action, pick_style
 from tourney.simulation.workflow_run import run_at_once
 
@@ -37,6 +38,13 @@ class Driver:
     timeouts: int = 0
     rebuy_chance: float = 0.0
     rebuys: int = 0
+    batch: int = 0
+    """0: each hand end is coordinated as soon as it is sent, alone. N: hand ends wait for the coordinator, which
+    takes them every ``drain_every`` rounds of decisions in batches of at most N, as an SQS FIFO group gives them
+    (``CoordinatorService.on_hand_ends``); a table whose hand end waits deals nothing meanwhile."""
+    drain_every: int = 1
+    batches: list[int] = field(default_factory=list)
+    """With ``batch``: the size of each batch the coordinator was given."""
 
     @property
     def a(self):  # type: ignore[no-untyped-def]
@@ -49,6 +57,13 @@ class Driver:
 
     def drain_coordinator(self) -> int:
         n = 0
+        while self.batch and self.a.coordination.queue:
+            messages: list[HandEnded | RebuyClosed] = []
+            while len(messages) < self.batch and (taken := self.a.coordination.take()) is not None:
+                messages.append(taken)
+            self.services.coordinator.on_hand_ends(messages)
+            self.batches.append(len(messages))
+            n += len(messages)
         while (message := self.a.coordination.take()) is not None:
             self.services.coordinator.on_hand_ended(message)
             n += 1
@@ -71,7 +86,10 @@ class Driver:
         for record in self.a.store.tables.list(tid):
             for player in record.rebuy_pending:
                 if self.rng.random() < self.rebuy_chance:
-                    self.services.play.rebuy(tid, player)
+                    try:
+                        self.services.play.rebuy(tid, player)
+                    except Conflict:
+                        continue  # rebought up to the starting stack already, while the window stays open
                     self.rebuys += 1
                     moved = True
             awaiting = record.table.awaiting()
@@ -95,7 +113,8 @@ class Driver:
                 self.actions += 1
                 kind, amount = self.decide(awaiting.player, hand, awaiting.seat)
                 self.services.play.act(tid, record.table_id, awaiting.player, awaiting.hand, awaiting.seq, kind, amount)
-            self.drain_coordinator()
+            if not self.batch:
+                self.drain_coordinator()
         return moved
 
     def decide(self, player: str, hand, seat: int) -> tuple[str, int | None]:  # type: ignore[no-untyped-def]
@@ -105,12 +124,16 @@ class Driver:
         return str(kind), amount
 
     def play_to_the_end(self, tid: str, *, max_steps: int = 200_000, seconds_per_step: float = 3.0) -> None:
-        for _ in range(max_steps):
+        for round_ in range(max_steps):
             self.run_workflows()
-            self.drain_coordinator()
+            if round_ % self.drain_every == 0:
+                self.drain_coordinator()
             if self.a.store.tournaments.get(tid).status is not TournamentStatus.RUNNING:
                 return
             if not self.step(tid):
+                if self.a.coordination.queue:
+                    self.drain_coordinator()  # every table waits for the coordinator
+                    continue
                 # Nothing to act on: let time pass so rebuy windows and time-outs fire.
                 due = self.a.timers.next_due()
                 if due is None:

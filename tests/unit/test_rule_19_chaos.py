@@ -100,15 +100,15 @@ def test_rule_19_chaos_catches_a_bad_payout_table_accepted_at_creation(monkeypat
 def test_rule_17_chaos_catches_a_hand_end_the_coordinator_drops(monkeypatch: pytest.MonkeyPatch) -> None:
     # Given a planted defect: the coordinator refuses the end of every table's third hand as stale (a trigger
     # ignores what is stale, so the message is gone)
-    original = CoordinatorService._once
+    original = CoordinatorService._one
 
-    def refusing(self: CoordinatorService, message: HandEnded | RebuyClosed) -> Any:
+    def refusing(self: CoordinatorService, chunk: Any, message: HandEnded | RebuyClosed) -> Any:
         record = self._d.store.tables.get(message.tournament_id, message.table)
         if message.hand == 3 and record.coordinated_hand < 3 and not record.table.hand_in_progress:
             raise StaleAction("planted")
-        return original(self, message)
+        return original(self, chunk, message)
 
-    monkeypatch.setattr(CoordinatorService, "_once", refusing)
+    monkeypatch.setattr(CoordinatorService, "_one", refusing)
     # When a tournament plays
     seed = _first_seed(lambda p: p.scenario == "finish" and p.options.players >= 4)
     _, found = run_one(plan_run(seed, players_max=6))

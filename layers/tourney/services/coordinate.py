@@ -25,10 +25,11 @@ players out of chips are eliminated at once. The restart deals again
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from tourney.domain.balancing import BalancingDecision, SeatChange, seat_moves
@@ -50,6 +51,11 @@ from tourney.services.views import Coordinated, PlaceView, placed_push
 
 IN_PLAY = (TournamentStatus.RUNNING, TournamentStatus.TERMINATED)
 """A terminated tournament's hand ends are still settled (places and prizes), without dealing (rule 17)."""
+MOST_ITEMS = 60
+"""Items a chunk's unit of work grows to before the next hand end waits for another (one transaction takes 100;
+a hand end that breaks a table may add 20 at once)."""
+ITEMS_PER_ENTRY = 4
+"""Items a ledger entry may write: the entry, a player's leg and balance, a pool or house shard."""
 
 
 def _moved(tid: str, change: SeatChange, seat: int) -> dict[str, object]:
@@ -99,10 +105,10 @@ def _tables_that_deal(ended_at: str, result: HandSettled, state: TournamentState
 class _Touched:
     """The tables and entrants one hand end changes, each read once, kept in the order they were first touched."""
 
-    def __init__(self, store: Store, record: TableRecord) -> None:
+    def __init__(self, store: Store, tournament_id: str) -> None:
         self._store = store
-        self.tournament_id = record.tournament_id
-        self.tables: dict[str, TableRecord] = {record.table_id: record}
+        self.tournament_id = tournament_id
+        self.tables: dict[str, TableRecord] = {}
         self.entrants: dict[str, EntrantRecord] = {}
 
     def table(self, table_id: str) -> TableRecord:
@@ -126,6 +132,35 @@ class _Touched:
             self.entrants[player] = replace(self.entrant(player), chips_removed=chips, table_id=None)
 
 
+@dataclass(frozen=True)
+class _Settled:
+    """One hand end settled in a chunk: what it decided, the moves it made and the tables it dealt."""
+
+    ended_at: str
+    result: HandSettled
+    changes: tuple[SeatChange, ...]
+    dealt: tuple[str, ...]
+
+
+class _Chunk:
+    """Hand ends of one tournament settled together: the coordinator's state read once, one unit of work."""
+
+    def __init__(self, store: Store, coordinator: CoordinatorRecord, now: datetime) -> None:
+        self.coordinator = coordinator
+        self.state: TournamentState = coordinator.state
+        self.now = now
+        self.touched = _Touched(store, coordinator.tournament_id)
+        self.histories: list[Record] = []
+        self.settled: list[_Settled] = []
+
+    @property
+    def full(self) -> bool:
+        """Whether another hand end could take the unit of work past what one transaction holds."""
+        entries = sum(len(s.result.entries) for s in self.settled)
+        items = len(self.histories) + len(self.touched.tables) + len(self.touched.entrants) + 3
+        return items + ITEMS_PER_ENTRY * entries > MOST_ITEMS
+
+
 class CoordinatorService:
     def __init__(
         self,
@@ -144,60 +179,101 @@ class CoordinatorService:
 
     def on_hand_ended(self, message: HandEnded | RebuyClosed) -> Coordinated:
         """Process one message of the coordinator's stream; a duplicate or stale one changes nothing."""
-        return retrying(self._d, lambda: self._once(message))
+        return self.on_hand_ends([message])[0]
 
-    def _once(self, m: HandEnded | RebuyClosed) -> Coordinated:
+    def on_hand_ends(self, messages: Sequence[HandEnded | RebuyClosed]) -> list[Coordinated]:
+        """Process a batch of the stream in its order, in as few units of work as fit: one answer per message.
+
+        Consecutive hand ends of one tournament are settled together (``_Chunk``): one read of the
+        coordinator's state, one unit of work, one round of pushes, as if settled one at a time. A chunk
+        that lost a race is read and decided again; one that committed stays committed if a later one fails.
+        """
+        answers: list[Coordinated] = []
+        while len(answers) < len(messages):
+            rest = messages[len(answers) :]
+
+            def chunk(rest: Sequence[HandEnded | RebuyClosed] = rest) -> list[Coordinated]:
+                return self._chunk(rest)
+
+            answers += retrying(self._d, chunk)
+        return answers
+
+    def _chunk(self, messages: Sequence[HandEnded | RebuyClosed]) -> list[Coordinated]:
+        """Settle the longest prefix of ``messages`` that fits one unit of work (at least one message)."""
+        tid = messages[0].tournament_id
+        own = list(itertools.takewhile(lambda m: m.tournament_id == tid, messages))
+        coordinator = self._d.store.coordinators.get(tid)
+        if coordinator is None or coordinator.state.status not in IN_PLAY:
+            return [_duplicate(m) for m in own]
+        chunk = _Chunk(self._d.store, coordinator, self._d.clock.now())
+        answers: list[Coordinated] = []
+        for m in own:
+            alone = isinstance(m, HandEnded) and chunk.state.rebuys_open(chunk.now)  # it may open a rebuy window
+            if answers and (alone or chunk.full):
+                break
+            answers.append(self._one(chunk, m))
+            if answers[-1].waiting_for_rebuys:
+                break  # the window's own unit of work committed: what follows is read afresh
+        if chunk.settled:
+            self._commit(chunk)
+            self._push(chunk)
+        return answers
+
+    def _one(self, chunk: _Chunk, m: HandEnded | RebuyClosed) -> Coordinated:
+        """Decide one hand end into ``chunk`` (or open its rebuy window, alone); a duplicate or stale one: nothing."""
         d = self._d
-        store = d.store
         tid = m.tournament_id
         try:
-            record = store.tables.get(tid, m.table)
+            record = chunk.touched.tables.get(m.table) or d.store.tables.get(tid, m.table)
         except NotFound:
-            return _duplicate(m)
-        coordinator = store.coordinators.get(tid)
-        if coordinator is None or coordinator.state.status not in IN_PLAY:
             return _duplicate(m)
         table = record.table
         if (
-            record.coordinated_hand >= m.hand
+            chunk.state.status not in IN_PLAY  # finished by a hand end before it in the chunk
+            or record.coordinated_hand >= m.hand
             or table.hand_number != m.hand
             or table.hand_in_progress
             or record.closed
             or table.last_hand_ended is None
         ):
             return _duplicate(m)
-        state = coordinator.state
-        now = d.clock.now()
-        writes: dict[tuple[str, ...], Record] = {}
-        decision_seconds = state.config.decision_seconds  # a rebuy window lasts a decision's time
+        now = chunk.now
+        decision_seconds = chunk.state.config.decision_seconds  # a rebuy window lasts a decision's time
         if isinstance(m, HandEnded):
             if record.rebuy_pending:
                 # The first step of this hand end was done: the window is open. The invocation that opened it may
                 # have died before arming its close (the queue then delivers this again): arm it for what is left.
                 try:
-                    opened = store.hands.get(tid, m.table, m.hand).ended_at
+                    opened = d.store.hands.get(tid, m.table, m.hand).ended_at
                 except NotFound:
                     opened = now
                 self._arm_rebuy_close(tid, m.table, m.hand, opened + timedelta(seconds=decision_seconds), now)
                 return _duplicate(m)
-            writes[("hand",)] = hand_history(record, now)
+            history = hand_history(record, now)
             record = self._add_pending_chips(record)
             held = self._held_without_chips(record)
-            if held and state.rebuys_open(now):  # never once terminated: no rebuy is accepted then
-                record = replace(record, rebuy_pending=held, updated_at=now)
-                uow = store.unit_of_work()
-                uow.save(writes[("hand",)])
-                uow.save(record)
-                uow.commit()
-                self._arm_rebuy_close(tid, m.table, m.hand, now + timedelta(seconds=decision_seconds), now)
-                for player in held:
-                    d.pushes.to_player(player, {"event": "rebuy_offered", "tournament_id": tid, "table": m.table})
-                return Coordinated(tid, m.table, m.hand, waiting_for_rebuys=held)
+            if held and chunk.state.rebuys_open(now):  # never once terminated: no rebuy is accepted then
+                closes = now + timedelta(seconds=decision_seconds)
+                return self._open_rebuy_window(m, replace(record, rebuy_pending=held, updated_at=now), history, closes)
+            chunk.histories.append(history)
         elif not record.rebuy_pending:
             return _duplicate(m)
         else:
             record = self._add_pending_chips(record)
-        return self._settle(coordinator, record, writes, now)
+        return self._settle(chunk, record)
+
+    def _open_rebuy_window(self, m: HandEnded, record: TableRecord, history: Record, closes: datetime) -> Coordinated:
+        """A hand end's first step when bust-outs may rebuy: the history and the table, then the close armed."""
+        d = self._d
+        uow = d.store.unit_of_work()
+        uow.save(history)
+        uow.save(record)
+        uow.commit()
+        assert record.updated_at is not None
+        self._arm_rebuy_close(m.tournament_id, m.table, m.hand, closes, record.updated_at)
+        for player in record.rebuy_pending:
+            d.pushes.to_player(player, {"event": "rebuy_offered", "tournament_id": m.tournament_id, "table": m.table})
+        return Coordinated(m.tournament_id, m.table, m.hand, waiting_for_rebuys=record.rebuy_pending)
 
     def _arm_rebuy_close(self, tid: str, table: str, hand: int, closes: datetime, now: datetime) -> None:
         """Arm the close of the rebuy window opened when ``hand`` ended, due at ``closes``: a second is a no-op."""
@@ -207,30 +283,24 @@ class CoordinatorService:
 
     # -- the hand's end, settled ---------------------------------------------------
 
-    def _settle(
-        self,
-        coordinator: CoordinatorRecord,
-        record: TableRecord,
-        writes: dict[tuple[str, ...], Record],
-        now: datetime,
-    ) -> Coordinated:
-        """Place the players out, move and break tables, redraw the final table and deal: one unit of work."""
-        state: TournamentState = coordinator.state
+    def _settle(self, chunk: _Chunk, record: TableRecord) -> Coordinated:
+        """Place the players out, move and break tables, redraw the final table and deal, into ``chunk``."""
+        state, now = chunk.state, chunk.now
         table = record.table
         busted, gone = leave_play(record, _players_out(table))  # disqualified players leave play, placeless (rule 19)
         halted = state.status is TournamentStatus.TERMINATED
         result = self._hand_ended_in_play(state, record, busted, gone, now)
         decision = result.decision
-        holding = state.hand_for_hand is not None
         record = evolve(
             record,
             coordinated_hand=table.hand_number,
             rebuy_pending=(),
             updated_at=now,
             disqualified=(),
-            hand_for_hand=holding,
+            hand_for_hand=state.hand_for_hand is not None,
         )
-        touched = _Touched(self._d.store, record)
+        touched = chunk.touched
+        touched.tables[record.table_id] = record
         touched.place_and_remove(result.placings, gone, now)
         changes = self._move_and_break(touched, decision, state, now)
         if decision.final_table is not None:
@@ -240,8 +310,7 @@ class CoordinatorService:
             touched.tables[record.table_id] = replace(touched.tables[record.table_id], closed=True)
         elif not halted:
             to_deal = self._deal_next_hands(touched, record.table_id, result, state, now)
-        self._commit(coordinator, state, writes, touched, result, now)
-        self._push(touched, record.table_id, to_deal, result, changes)
+        chunk.settled.append(_Settled(record.table_id, result, changes, tuple(to_deal)))
         return Coordinated(
             record.tournament_id,
             record.table_id,
@@ -319,56 +388,47 @@ class CoordinatorService:
                 to_deal.append(table_id)
         return to_deal
 
-    def _commit(
-        self,
-        coordinator: CoordinatorRecord,
-        state: TournamentState,
-        writes: dict[tuple[str, ...], Record],
-        touched: _Touched,
-        result: HandSettled,
-        now: datetime,
-    ) -> None:
-        """Everything the hand end decided, in one unit of work (module docstring)."""
+    def _commit(self, chunk: _Chunk) -> None:
+        """Everything the chunk's hand ends decided, in one unit of work (module docstring)."""
         store = self._d.store
+        touched = chunk.touched
         uow = store.unit_of_work()
-        for write in writes.values():
-            uow.save(write)
-        uow.save(evolve(coordinator, state=state))
-        publish_orders(store, uow, state)
+        for history in chunk.histories:
+            uow.save(history)
+        uow.save(evolve(chunk.coordinator, state=chunk.state))
+        publish_orders(store, uow, chunk.state)
         for current in touched.tables.values():
             uow.save(current)
         for entrant in touched.entrants.values():
             uow.save(entrant)
-        uow.post(result.entries)
-        if result.decision.finished:
+        uow.post(e for settled in chunk.settled for e in settled.result.entries)
+        if any(s.result.decision.finished for s in chunk.settled):
             t = store.tournaments.get(touched.tournament_id)
-            uow.save(replace(t, status=TournamentStatus.FINISHED, ended_at=now))
+            uow.save(replace(t, status=TournamentStatus.FINISHED, ended_at=chunk.now))
         uow.commit()
 
-    def _push(
-        self,
-        touched: _Touched,
-        ended_at: str,
-        to_deal: list[str],
-        result: HandSettled,
-        changes: tuple[SeatChange, ...],
-    ) -> None:
-        """Tell the tables what changed, each moved player where they now sit, and each placed player their place."""
+    def _push(self, chunk: _Chunk) -> None:
+        """Push each changed table once, tell each moved player where they now sit and each placed player the place."""
         d = self._d
+        touched = chunk.touched
         tid = touched.tournament_id
+        dealt = {t for s in chunk.settled for t in s.dealt}
+        held = {s.ended_at for s in chunk.settled if s.result.held}
         for table_id, current in touched.tables.items():
             stored = evolve(current, version=current.version + 1)
-            if table_id in to_deal:
+            if table_id in dealt:
                 after_write(d, stored, "hand_dealt")
-            elif table_id == ended_at and result.held:
+            elif table_id in held:
                 push_table(d, stored, "hand_for_hand")  # it waits for the round's other tables
             else:
                 push_table(d, stored, "table_changed")
-        for change in changes:  # each moved player is told where they now sit: a client opens that table
-            now_at = {p: seat for seat, p in touched.tables[change.to_table].table.players.items()}  # after a redraw
-            d.pushes.to_player(change.player, _moved(tid, change, now_at.get(change.player, change.to_seat)))
-        for p in result.placings:
-            d.pushes.to_player(p.player_id, placed_push(tid, p))
+        for settled in chunk.settled:
+            for change in settled.changes:  # each moved player is told where they now sit: a client opens that table
+                seats = touched.tables[change.to_table].table.players.items()
+                now_at = {p: seat for seat, p in seats}  # after a redraw
+                d.pushes.to_player(change.player, _moved(tid, change, now_at.get(change.player, change.to_seat)))
+            for p in settled.result.placings:
+                d.pushes.to_player(p.player_id, placed_push(tid, p))
 
     def _redraw(self, table: Table, state: TournamentState) -> None:
         """The final table: every seat drawn again, then the button by cards (docs/rules.md, rule 12)."""

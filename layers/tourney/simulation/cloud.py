@@ -26,6 +26,7 @@ the wiring, which the simulation and ``tourney chaos`` report.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import heapq
 import itertools
@@ -57,6 +58,7 @@ from tourney.simulation.permissions import AccessDenied, ChatLogAs, Grants, Stor
 from tourney.simulation.workflow_run import CAUGHT, Map, Task, Wait, Workflow, interpret
 
 if TYPE_CHECKING:
+    from tourney.services.coordinate import CoordinatorService
     from tourney.simulation.aws.delivery import FifoBatches
     from tourney.simulation.aws.model import AwsModel, Invocation
 
@@ -729,14 +731,17 @@ class _Fifo:
             self.batches.deliver(self, group_id)
             return
         group = self._groups[group_id]
-        message, receives = group[0]
-        ok, _ = cloud.invoke("coordinator", lambda: cloud.services.coordinator.on_hand_ended(message))
-        self._busy.discard(group_id)
         spec = QUEUES["coordinator"]
-        if ok:
+        run = CoordinatorRun(cloud.services.coordinator, [m for m, _ in itertools.islice(group, spec.batch_size)])
+        ok, _ = cloud.invoke("coordinator", run)
+        self._busy.discard(group_id)
+        for _ in range(run.done):
             group.popleft()
+        if ok or not group:
             self._poll(group_id, DELIVERY_SECONDS)
-        elif receives >= spec.max_receive_count:
+            return
+        message, receives = group[0]
+        if receives >= spec.max_receive_count:
             group.popleft()
             cloud.dead_letters.append(message)
             self._poll(group_id, DELIVERY_SECONDS)
@@ -746,6 +751,33 @@ class _Fifo:
 
     def pending(self) -> int:
         return sum(len(g) for g in self._groups.values())
+
+
+class CoordinatorRun:
+    """One invocation of the coordinator over a batch of its FIFO group, as ``functions/coordinator`` runs it.
+
+    The batch is settled together (``on_hand_ends``); when that raises, its messages are taken one at a time, as the
+    function's partial batch response does, and the first that fails ends the invocation. ``done`` counts the
+    messages it finished: those leave the group, the rest are delivered again.
+    """
+
+    def __init__(self, coordinator: CoordinatorService, messages: list[HandEnded | RebuyClosed]) -> None:
+        self._coordinator = coordinator
+        self._messages = messages
+        self.done = 0
+
+    def __call__(self) -> None:
+        try:
+            self._coordinator.on_hand_ends(self._messages)
+        except Crash:
+            raise  # the invocation died: nothing after this runs
+        except Exception:  # the function's fallback: each message alone, a failure its own
+            for message in self._messages:
+                with contextlib.suppress(*IGNORED_BY_TRIGGERS):
+                    self._coordinator.on_hand_ended(message)
+                self.done += 1
+        else:
+            self.done = len(self._messages)
 
 
 class _StartScheduler:

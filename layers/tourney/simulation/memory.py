@@ -201,16 +201,17 @@ class Simulation:
     def _collect_rounds(self) -> None:
         """Keep each hand-for-hand round the coordinator completes, as it answers."""
         coordinator = self.services.coordinator
-        handle = coordinator.on_hand_ended
+        handle = coordinator.on_hand_ends  # one message, or a batch: each answered
 
-        def collected(message: Any) -> Any:
-            answer = handle(message)
-            if answer.hand_for_hand_round is not None:
-                self.hand_for_hand_rounds.append(answer.hand_for_hand_round)
-                self.rounds_completed_at.append(self.cloud.now())
-            return answer
+        def collected(messages: Any) -> Any:
+            answers = handle(messages)
+            for answer in answers:
+                if answer.hand_for_hand_round is not None:
+                    self.hand_for_hand_rounds.append(answer.hand_for_hand_round)
+                    self.rounds_completed_at.append(self.cloud.now())
+            return answers
 
-        coordinator.on_hand_ended = collected  # type: ignore[method-assign]
+        coordinator.on_hand_ends = collected  # type: ignore[method-assign]
 
     def run(self) -> SimulationResult:
         cloud = self.cloud

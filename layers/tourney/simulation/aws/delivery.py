@@ -13,14 +13,13 @@ the connections' index (eventually consistent), then one post per connection, on
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from tourney.adapters.aws import PUSH_WORKERS
-from tourney.domain.errors import IGNORED_BY_TRIGGERS, NotFound
+from tourney.domain.errors import NotFound
 from tourney.simulation.aws.items import Consistency
 
 if TYPE_CHECKING:
@@ -66,24 +65,16 @@ class FifoBatches:
         self._sent_at.setdefault(_key(message), self.cloud.model_now())
 
     def deliver(self, fifo: _Fifo, group_id: str) -> None:
-        from tourney.simulation.cloud import QUEUES
+        from tourney.simulation.cloud import QUEUES, CoordinatorRun
 
         cloud = self.cloud
         aws = cloud.aws
         assert aws is not None
         group = fifo._groups[group_id]
         batch = list(itertools.islice(group, self.batch_size))
-        coordinator = cloud.services.coordinator
-        done = 0
-
-        def handle() -> None:
-            nonlocal done
-            for message, _ in batch:
-                with contextlib.suppress(*IGNORED_BY_TRIGGERS):
-                    coordinator.on_hand_ended(message)
-                done += 1
-
-        ok, _ = cloud.invoke("coordinator", handle)
+        settle = CoordinatorRun(cloud.services.coordinator, [message for message, _ in batch])
+        ok, _ = cloud.invoke("coordinator", settle)
+        done = settle.done
         now = cloud.model_now()
         run = cloud.last_run
         if run is None:  # throttled at the reservation: the group stays busy until a slot frees
