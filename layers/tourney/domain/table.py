@@ -360,6 +360,11 @@ class Table:
         return self._seat_count
 
     @property
+    def seated(self) -> int:
+        """How many seats are taken."""
+        return len(self._seats)
+
+    @property
     def seats(self) -> dict[int, SeatedPlayer]:
         """Every occupied seat, in seat order (stacks as at the start of the hand in progress)."""
         return dict(sorted(self._seats.items()))

@@ -113,7 +113,7 @@ def charge_table_posts(store: MemoryStore, run: Invocation, tournament_id: str, 
     """A push to a table: the Query of its subscribers, then a post to each (its seated players), ``PUSH_WORKERS``
     at once as ``adapters/aws.py`` posts them."""
     try:
-        seated = len(store.stored_table(tournament_id, table_id).table.seats)
+        seated = store.stored_table(tournament_id, table_id).table.seated
     except NotFound:
         seated = 0
     partition = f"{CONNECTIONS_TABLE}/table#{tournament_id}#{table_id}"

@@ -201,6 +201,19 @@ class Stopwatch:
         self.calls[request] += times
         return started
 
+    def calls_at_once(self, request: Request, count: int, workers: int | None) -> None:
+        """``count`` calls of ``request`` made at once by ``workers`` threads (None: one each): as many rounds as
+        the threads need, what :meth:`parallel` takes for calls of one latency, without a group for each call.
+
+        >>> watch = Stopwatch()
+        >>> watch.calls_at_once(Request.POST_TO_CONNECTION, 25, workers=10)
+        >>> round(watch.elapsed, 3), watch.calls[Request.POST_TO_CONNECTION]
+        (0.075, 25)
+        """
+        rounds = 1 if workers is None else math.ceil(count / workers)
+        self.elapsed += self.latencies.of(request) * rounds if count else 0.0
+        self.calls[request] += count
+
     def wait(self, seconds: float) -> None:
         """Time spent without a call (a retry's back-off, the function's own work)."""
         self.elapsed += seconds

@@ -254,9 +254,7 @@ class Invocation:
         if workers == 1:
             self.watch.call(Request.POST_TO_CONNECTION, times=count)
         else:
-            with self.watch.parallel(workers) as group:
-                for _ in range(count):
-                    group.call(Request.POST_TO_CONNECTION)
+            self.watch.calls_at_once(Request.POST_TO_CONNECTION, count, workers)
         self.model.cost.websocket_message(size=size, count=count)
 
     def start_execution(self) -> None:
