@@ -26,6 +26,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from tourney.entrypoints.auth import http_caller
 from tourney.entrypoints.chat import Chat, ChatLogBody
+from tourney.entrypoints.creation import CreateTournamentRequest
 from tourney.entrypoints.dependencies import Accounts, Admin, CurrentCaller
 from tourney.entrypoints.idempotency import once
 from tourney.entrypoints.management import (
@@ -43,14 +44,12 @@ from tourney.entrypoints.management import (
 from tourney.entrypoints.models import (
     PLAYER_ID_PATTERN,
     CancelRequest,
-    CreateTournamentRequest,
     DepositRequest,
     RestartRequest,
     TerminateRequest,
 )
 from tourney.entrypoints.observability import correlate, logger, observed
 from tourney.entrypoints.resolver import error_responses, http_resolver
-from tourney.services.commands import CreateTournament
 from tourney.services.views import Cancelled, Created, DepositView, Restarted, Terminated
 
 app = http_resolver(gate=lambda event: http_caller(event).require_operator())  # 403 before a body is even read
@@ -86,6 +85,8 @@ app.use(middlewares=[operators_only])
 def create_tournament(
     body: CreateTournamentRequest, caller: CurrentCaller, admin: Admin, idempotency_key: IdempotencyKey = None
 ) -> Created:
+    from tourney.services.commands import CreateTournament  # the create route's alone: not at every cold start
+
     command = CreateTournament(**body.model_dump(exclude_none=True), operator=caller.player_id)
     answer = once(
         scope=f"create:{caller.player_id}",

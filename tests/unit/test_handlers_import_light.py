@@ -62,3 +62,11 @@ def test_an_http_handler_imports_only_the_api_gateway_resolver(function: str) ->
     modules = loaded_at_import(function)
     assert "aws_lambda_powertools.event_handler.api_gateway" in modules
     assert [m for m in modules if m.startswith(OTHER_RESOLVERS)] == []
+
+
+@pytest.mark.parametrize("function", [f for f in FUNCTIONS if f != "admin"])
+def test_only_the_create_route_imports_the_tournament_structure(function: str) -> None:
+    # ``tourney.entrypoints.creation`` names the domain's structure (with the prize tables and the ledger); the
+    # other routes' models and views do not.
+    modules = loaded_at_import(function)
+    assert [m for m in modules if m.startswith(("tourney.domain.structure", "tourney.domain.prizes"))] == []

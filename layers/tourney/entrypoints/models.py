@@ -42,8 +42,6 @@ from pydantic import (
     field_validator,
 )
 
-from tourney.domain.structure import TournamentFormat
-
 ActionName = Literal["fold", "check", "call", "bet", "raise"]
 """``tourney.domain.hand.actions.ActionKind``'s values, spelt out: importing the hand package loads the
 evaluator's tables (about 70 ms), which a handler module must not pay at import (a test keeps them equal)."""
@@ -101,7 +99,9 @@ PLAYER_ID_PATTERN: Final = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
 
 
 class Request(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Each model's validator is built when it first validates (a handler module imports every model its routes name,
+    # an invocation uses one or two): the same checks, less work at a cold start.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 AMOUNT_ACTIONS: Final = frozenset({"bet", "raise"})
@@ -150,66 +150,6 @@ class RegistrationStatus(BaseModel):
 
 
 # -- operators -------------------------------------------------------------------
-
-
-MAX_STRUCTURE_LEVELS: Final = 100
-"""``tourney.domain.structure.MAX_STRUCTURE_LEVELS``: the most levels a blind structure may have."""
-
-
-class LevelRequest(Request):
-    """One level of an operator's blind structure (its place in the list numbers it)."""
-
-    small_blind: PositiveChips
-    big_blind: PositiveChips = Field(description="chips, not below the small blind")
-    ante: Chips = Field(default=0, description="chips: every player's ante, or the big blind's with big_blind_ante")
-    big_blind_ante: Annotated[bool, Field(strict=True)] = Field(
-        default=False, description="the ante is one big-blind ante, posted by the big blind alone (needs an ante)"
-    )
-    minutes: Annotated[int, Field(strict=True, ge=1, le=120)] | None = Field(
-        default=None, description="the level's length (default: level_minutes)"
-    )
-
-
-class CreateTournamentRequest(Request):
-    """Create and announce a tournament (no ``start_at`` for a Sit&Go, which starts when full)."""
-
-    name: Name
-    format: TournamentFormat
-    buy_in: Cents
-    entry_fee: Cents
-    guarantee: Cents = 0
-    max_players: Players | None = None
-    min_players: Players | None = None
-    seats_per_table: Annotated[int, Field(strict=True, ge=2, le=10)] | None = None
-    start_at: Moment | None = Field(
-        default=None, description="ISO-8601 with an offset (UTC: Z); required unless format is sng"
-    )
-    announce_at: Moment | None = Field(default=None, description="registration opens (default: now)")
-    starting_stack: PositiveChips | None = None
-    level_minutes: Annotated[int, Field(strict=True, ge=1, le=120)] | None = None
-    levels: list[LevelRequest] | None = Field(
-        default=None,
-        max_length=MAX_STRUCTURE_LEVELS,
-        description="the blind structure, first level first; blinds never go down (default: the standard structure "
-        "at level_minutes)",
-    )
-    rebuy_levels: tuple[Level, Level] | None = Field(
-        default=None, description="rebuy format: the first and last blind level of the rebuy period"
-    )
-    add_on_chips: PositiveChips | None = None
-    payout_percent: tuple[Annotated[int, Field(strict=True, gt=0, le=100)], ...] = Field(
-        default=(),
-        max_length=100,
-        description="a fixed payout, percent per place adding to 100 (default: the table by entrants)",
-    )
-    decision_seconds: Annotated[int, Field(strict=True, ge=1, le=300)] | None = None
-    hand_for_hand: Annotated[bool, Field(strict=True)] | None = Field(
-        default=None,
-        description="play the bubble hand-for-hand (default: true when the field can fill more than one table)",
-    )
-    tournament_id: Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_-]{1,64}$")] | None = Field(
-        default=None, description="chosen by the operator (creation is then idempotent), else generated"
-    )
 
 
 class TournamentCreated(BaseModel):
@@ -290,7 +230,7 @@ ClientMessage = Annotated[SubscribeMessage | ActMessage | ChatMessage, Field(dis
 
 
 class Task(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    model_config = ConfigDict(extra="ignore", frozen=True, defer_build=True)
 
     tournament_id: Annotated[str, StringConstraints(min_length=1)]
 

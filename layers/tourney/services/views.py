@@ -16,13 +16,13 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast, dataclass_transform
 
 from tourney.domain.cards import card_str
-from tourney.domain.prizes import Placing
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     from _typeshed import DataclassInstance
 
+    from tourney.domain.prizes import Placing
     from tourney.domain.table import Table
 
 EMPTY: Mapping[int, str] = MappingProxyType({})
