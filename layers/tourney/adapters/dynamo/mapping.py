@@ -283,7 +283,7 @@ def _contribution_dict(contribution: Contribution) -> dict[str, Any]:
 def _entrant_item(record: EntrantRecord, version: int) -> tn.EntrantItem:
     placing = record.placing
     return tn.EntrantItem(
-        tn.entrant_pk(record.tournament_id, tn.bucket(record.player_id)),
+        tn.entrant_pk(record.tournament_id, tn.entrant_bucket(record.player_id)),
         tn.player_sk(record.player_id),
         tournament_id=record.tournament_id,
         player_id=record.player_id,
@@ -582,7 +582,9 @@ MAPPERS: dict[type, Mapper] = {
         Mapper(
             EntrantRecord,
             lambda r: Key(
-                tn.EntrantItem, tn.entrant_pk(r.tournament_id, tn.bucket(r.player_id)), tn.player_sk(r.player_id)
+                tn.EntrantItem,
+                tn.entrant_pk(r.tournament_id, tn.entrant_bucket(r.player_id)),
+                tn.player_sk(r.player_id),
             ),
             _entrant_item,
             _entrant_record,

@@ -195,14 +195,14 @@ class DynamoDealing:
 
 class DynamoEntrants:
     def get(self, tournament_id: str, player_id: str) -> EntrantRecord | None:
-        item = _get(tn.EntrantItem, tn.entrant_pk(tournament_id, tn.bucket(player_id)), tn.player_sk(player_id))
+        item = _get(tn.EntrantItem, tn.entrant_pk(tournament_id, tn.entrant_bucket(player_id)), tn.player_sk(player_id))
         return None if item is None else mapper_of_type(EntrantRecord).from_item(item)
 
     def list(self, tournament_id: str) -> Sequence[EntrantRecord]:
         mapper = mapper_of_type(EntrantRecord)
         records = [
             mapper.from_item(item)
-            for bucket in range(tn.BUCKETS)
+            for bucket in range(tn.ENTRANT_BUCKETS)
             for item in tn.EntrantItem.query(
                 tn.entrant_pk(tournament_id, bucket),
                 tn.EntrantItem.sk.startswith(tn.PLAYER_PREFIX),

@@ -276,7 +276,7 @@ class _Tables(_Repo):
 class _Entrants(_Repo):
     def get(self, tournament_id: str, player_id: str) -> Any:
         found = self._inner.get(tournament_id, player_id)
-        pk = tn.entrant_pk(tournament_id, tn.bucket(player_id))
+        pk = tn.entrant_pk(tournament_id, tn.entrant_bucket(player_id))
         self._store.charge_get(found, _missing(tn.EntrantItem, pk, tn.player_sk(player_id)))
         return found
 
@@ -284,7 +284,7 @@ class _Entrants(_Repo):
         found = self._inner.list(tournament_id)
         self._store.charge_queries(
             _table(tn.EntrantItem),
-            [tn.entrant_pk(tournament_id, n) for n in range(tn.BUCKETS)],
+            [tn.entrant_pk(tournament_id, n) for n in range(tn.ENTRANT_BUCKETS)],
             found,  # each in the partition it is stored in
         )
         return found

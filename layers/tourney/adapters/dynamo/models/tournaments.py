@@ -12,10 +12,11 @@ counter shard              ``counter#<t>#<shard:03d>``            ``counter``
 entrant                    ``entrant#<t>#<bucket:02d>``           ``player#<player>``
 =========================  =====================================  ===========================
 
-``<bucket>`` is ``crc32(player) % 16``: registrations and entrants of one
-tournament spread over 16 partition keys (1,000 registrations a second is
-about 60 a second per key) and are listed with 16 Queries. Every item has a
-``version`` (the number of times it was written); writes are conditional on it.
+A registration's ``<bucket>`` is ``crc32(player) % 16``: one tournament's registrations spread over 16 partition
+keys (1,000 registrations a second is about 60 a second per key) and are listed with 16 Queries. An entrant's is
+``crc32(player) % 64``: the start writes every entrant within a minute or so (a 250,000-player field: about 4,200 a
+second, two write units each in a transaction, 130 a second per key), and they are listed with 64 Queries. Every
+item has a ``version`` (the number of times it was written); writes are conditional on it.
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ from tourney.adapters.dynamo.models.body import BodyAttribute
 from tourney.adapters.dynamo.schema import LOBBY_INDEX, TOURNAMENTS
 
 BUCKETS = 16
-"""Partition keys that registrations (and entrants) of one tournament are spread over."""
+"""Partition keys that registrations of one tournament are spread over."""
+ENTRANT_BUCKETS = 64
+"""Partition keys that entrants of one tournament are spread over (the start writes them all at once)."""
 
 TOURNAMENT_SK = "tournament"
 WAITING_LIST_SK = "waiting_list"
@@ -43,6 +46,10 @@ SEATING_PREFIX = "seating#"
 
 def bucket(player_id: str) -> int:
     return zlib.crc32(player_id.encode()) % BUCKETS
+
+
+def entrant_bucket(player_id: str) -> int:
+    return zlib.crc32(player_id.encode()) % ENTRANT_BUCKETS
 
 
 def tournament_pk(tournament_id: str) -> str:
