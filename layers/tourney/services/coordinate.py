@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -41,10 +40,10 @@ from tourney.domain.seating import draw_final_table
 from tourney.domain.table import Table
 from tourney.domain.tournament import HandSettled, TournamentState
 from tourney.services.dealer import hand_history, publish_orders
-from tourney.services.deps import Deps, no_wait
+from tourney.services.deps import HandPorts
 from tourney.services.management import leave_play
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue
-from tourney.services.ports import Backoff, Clock, CoordinatorQueue, Pushes, Store, TimeoutScheduler
+from tourney.services.ports import Store
 from tourney.services.records import CoordinatorRecord, EntrantRecord, Record, TableRecord, evolve
 from tourney.services.tables import after_write, deal, push_table, retrying
 from tourney.services.views import Coordinated, PlaceView, placed_push
@@ -161,22 +160,7 @@ class _Chunk:
         return items + ITEMS_PER_ENTRY * entries > MOST_ITEMS
 
 
-class CoordinatorService:
-    def __init__(
-        self,
-        *,
-        store: Store,
-        pushes: Pushes,
-        timers: TimeoutScheduler,
-        coordination: CoordinatorQueue,
-        clock: Clock,
-        rng: random.Random,
-        backoff: Backoff = no_wait,
-    ) -> None:
-        self._d = Deps(
-            store=store, pushes=pushes, timers=timers, coordination=coordination, clock=clock, rng=rng, backoff=backoff
-        )
-
+class CoordinatorService(HandPorts):
     def on_hand_ended(self, message: HandEnded | RebuyClosed) -> Coordinated:
         """Process one message of the coordinator's stream; a duplicate or stale one changes nothing."""
         return self.on_hand_ends([message])[0]

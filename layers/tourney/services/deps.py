@@ -75,3 +75,53 @@ class Deps:
     """Called after the ``lost``-th lost race, before trying again: the AWS adapters wait a jittered
     while (``JitteredBackoff``), so that many requests racing for one item spread out instead of
     colliding again on every retry; in memory nothing waits (no other process races)."""
+
+
+class HandPorts:
+    """The constructor of the services that play hands out (play, time-outs, the coordinator): they use
+    the store, the pushes, the timers, the coordinator's queue, the clock and the generator, and no more."""
+
+    def __init__(
+        self,
+        *,
+        store: Store,
+        pushes: Pushes,
+        timers: TimeoutScheduler,
+        coordination: CoordinatorQueue,
+        clock: Clock,
+        rng: random.Random,
+        backoff: Backoff = no_wait,
+    ) -> None:
+        self._d = Deps(
+            store=store, pushes=pushes, timers=timers, coordination=coordination, clock=clock, rng=rng, backoff=backoff
+        )
+
+
+class SeatingPorts:
+    """The constructor of the services that seat a whole field (the start and the recovery): they use
+    every port, the start's scheduler and the workflows as well as the hands' ports."""
+
+    def __init__(
+        self,
+        *,
+        store: Store,
+        pushes: Pushes,
+        timers: TimeoutScheduler,
+        coordination: CoordinatorQueue,
+        start_scheduler: StartScheduler,
+        workflows: Workflows,
+        clock: Clock,
+        rng: random.Random,
+        backoff: Backoff = no_wait,
+    ) -> None:
+        self._d = Deps(
+            store=store,
+            pushes=pushes,
+            timers=timers,
+            coordination=coordination,
+            start_scheduler=start_scheduler,
+            workflows=workflows,
+            clock=clock,
+            rng=rng,
+            backoff=backoff,
+        )

@@ -24,7 +24,6 @@ racing the termination either commits before it or is refused.
 from __future__ import annotations
 
 import functools
-import random
 from dataclasses import replace
 
 from tourney.domain.errors import Conflict, IllegalAction, NoHandInProgress, NotFound, NotSeated
@@ -33,9 +32,8 @@ from tourney.domain.hand import ActionKind
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.table import Awaiting
 from tourney.services.dealer import after_table_write, close_hand
-from tourney.services.deps import Deps, no_wait
+from tourney.services.deps import HandPorts
 from tourney.services.messages import RebuyClosed, TimeoutDue
-from tourney.services.ports import Backoff, Clock, CoordinatorQueue, Pushes, Store, TimeoutScheduler
 from tourney.services.records import EntrantRecord, TableRecord, TournamentRecord, evolve
 from tourney.services.tables import push_table, retrying
 from tourney.services.views import ActionOutcome, PresenceView, PurchaseView
@@ -44,22 +42,7 @@ _KINDS: dict[str, ActionKind] = {kind.value: kind for kind in ActionKind}
 """The actions by their public names (a dict lookup costs a fifth of ``ActionKind(name)``)."""
 
 
-class PlayService:
-    def __init__(
-        self,
-        *,
-        store: Store,
-        pushes: Pushes,
-        timers: TimeoutScheduler,
-        coordination: CoordinatorQueue,
-        clock: Clock,
-        rng: random.Random,
-        backoff: Backoff = no_wait,
-    ) -> None:
-        self._d = Deps(
-            store=store, pushes=pushes, timers=timers, coordination=coordination, clock=clock, rng=rng, backoff=backoff
-        )
-
+class PlayService(HandPorts):
     def act(
         self, tid: str, table: str, player: str, hand: int, seq: int, action: str, amount: int | None = None
     ) -> ActionOutcome:

@@ -16,7 +16,6 @@ compensated when the 20 minutes are over.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -28,19 +27,9 @@ from tourney.domain.registration import TournamentStatus
 from tourney.domain.structure import TournamentFormat
 from tourney.services.compensation import UNITS_PER_STEP, pay_step
 from tourney.services.dealer import publish_orders
-from tourney.services.deps import Deps, no_wait
+from tourney.services.deps import Deps, SeatingPorts
 from tourney.services.management import disqualified_leave
 from tourney.services.messages import HandEnded, RebuyClosed
-from tourney.services.ports import (
-    Backoff,
-    Clock,
-    CoordinatorQueue,
-    Pushes,
-    StartScheduler,
-    Store,
-    TimeoutScheduler,
-    Workflows,
-)
 from tourney.services.records import TableRecord, TournamentRecord
 from tourney.services.register import start_when_full
 from tourney.services.start import cancel_before_start, give_up_start, start_given_up, start_missed
@@ -181,32 +170,7 @@ def terminate_running(deps: Deps, t: TournamentRecord, by: str, reason: str, now
     return replace(ended, version=ended.version + 1)
 
 
-class RecoveryService:
-    def __init__(
-        self,
-        *,
-        store: Store,
-        pushes: Pushes,
-        timers: TimeoutScheduler,
-        coordination: CoordinatorQueue,
-        start_scheduler: StartScheduler,
-        workflows: Workflows,
-        clock: Clock,
-        rng: random.Random,
-        backoff: Backoff = no_wait,
-    ) -> None:
-        self._d = Deps(
-            store=store,
-            pushes=pushes,
-            timers=timers,
-            coordination=coordination,
-            start_scheduler=start_scheduler,
-            workflows=workflows,
-            clock=clock,
-            rng=rng,
-            backoff=backoff,
-        )
-
+class RecoveryService(SeatingPorts):
     def _tables(self, tid: str) -> list[TableRecord]:
         return [t for t in self._d.store.tables.list(tid) if not t.closed]
 

@@ -19,7 +19,6 @@
 from __future__ import annotations
 
 import functools
-import random
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -39,18 +38,8 @@ from tourney.domain.structure import TournamentConfig
 from tourney.domain.table import Table, TimeBank
 from tourney.domain.tournament import TournamentState, entry_contribution
 from tourney.services.dealer import publish_orders
-from tourney.services.deps import Deps, no_wait
+from tourney.services.deps import Deps, SeatingPorts
 from tourney.services.messages import StartPlan
-from tourney.services.ports import (
-    Backoff,
-    Clock,
-    CoordinatorQueue,
-    Pushes,
-    StartScheduler,
-    Store,
-    TimeoutScheduler,
-    Workflows,
-)
 from tourney.services.records import (
     CoordinatorRecord,
     EntrantRecord,
@@ -247,32 +236,7 @@ def _already_closed(t: TournamentRecord) -> StartPlan | None:
     return None
 
 
-class StartService:
-    def __init__(
-        self,
-        *,
-        store: Store,
-        pushes: Pushes,
-        timers: TimeoutScheduler,
-        coordination: CoordinatorQueue,
-        start_scheduler: StartScheduler,
-        workflows: Workflows,
-        clock: Clock,
-        rng: random.Random,
-        backoff: Backoff = no_wait,
-    ) -> None:
-        self._d = Deps(
-            store=store,
-            pushes=pushes,
-            timers=timers,
-            coordination=coordination,
-            start_scheduler=start_scheduler,
-            workflows=workflows,
-            clock=clock,
-            rng=rng,
-            backoff=backoff,
-        )
-
+class StartService(SeatingPorts):
     def start_due(self, tid: str) -> StartDue:
         """Start the start workflow if the tournament is due (its start time, or a Sit&Go full)."""
         store = self._d.store

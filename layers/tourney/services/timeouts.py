@@ -12,15 +12,12 @@ handed to the coordinator's ordered stream (``RebuyClosed``).
 
 from __future__ import annotations
 
-import random
-
 from tourney.domain.errors import NoHandInProgress, NotFound, NotSeated, NotYourTurn, StaleAction
 from tourney.domain.table import BankStarted
 from tourney.services.dealer import after_table_write, close_hand
-from tourney.services.deps import Deps, no_wait
+from tourney.services.deps import HandPorts
 from tourney.services.messages import RebuyClosed, RebuyDue, TimeoutDue
 from tourney.services.play import outcome
-from tourney.services.ports import Backoff, Clock, CoordinatorQueue, Pushes, Store, TimeoutScheduler
 from tourney.services.records import TableRecord, evolve
 from tourney.services.tables import after_write, retrying
 from tourney.services.views import ActionOutcome
@@ -28,22 +25,7 @@ from tourney.services.views import ActionOutcome
 STALE = (StaleAction, NoHandInProgress, NotSeated, NotYourTurn, NotFound)
 
 
-class TimeoutService:
-    def __init__(
-        self,
-        *,
-        store: Store,
-        pushes: Pushes,
-        timers: TimeoutScheduler,
-        coordination: CoordinatorQueue,
-        clock: Clock,
-        rng: random.Random,
-        backoff: Backoff = no_wait,
-    ) -> None:
-        self._d = Deps(
-            store=store, pushes=pushes, timers=timers, coordination=coordination, clock=clock, rng=rng, backoff=backoff
-        )
-
+class TimeoutService(HandPorts):
     def on_timeout(self, message: TimeoutDue | RebuyDue) -> ActionOutcome | None:
         """Apply the time-out, or nothing when it is stale (``None``)."""
         if isinstance(message, RebuyDue):
