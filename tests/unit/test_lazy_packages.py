@@ -59,3 +59,16 @@ def test_a_package_imported_before_stays_as_it_is() -> None:
         "print(json.dumps(sys.modules[lazy.EVENT_HANDLER] is package and '__all__' in vars(package)))"
     )
     assert whole is True
+
+
+def test_the_queue_functions_batch_utilities_import_after_the_packages_are_registered() -> None:
+    # Given the packages registered lazily (an HTTP function imported first, as in one test process), when Powertools'
+    # batch utilities are imported: their SQS event module asks the data classes package for a name not listed
+    found = run(
+        "from aws_lambda_powertools.utilities.batch import SqsFifoPartialProcessor\n"
+        "from aws_lambda_powertools.utilities.data_classes import S3Event\n"
+        "from aws_lambda_powertools.utilities.data_classes.s3_event import S3Event as Defined\n"
+        "print(json.dumps([SqsFifoPartialProcessor.__name__, S3Event is Defined]))"
+    )
+    # Then they import, and the name is the object the package's own __init__ would give
+    assert found == ["SqsFifoPartialProcessor", True]

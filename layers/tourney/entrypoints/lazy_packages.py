@@ -6,8 +6,10 @@ asyncio, ssl and subprocess; Bedrock's, VPC Lattice's...) and ``aws_lambda_power
 every event class (some 45 modules), and importing any module of theirs runs it first. Imported before them,
 this module puts each package in ``sys.modules`` as its ``__init__`` would, minus the code: a submodule is
 imported as usual, and a name asked of the package itself (``from aws_lambda_powertools.event_handler import
-Response``) is taken from the module that defines it (PEP 562), or, for a name not listed here, from the package's
-own ``__init__``, run then. Importing this module installs them (the HTTP functions import it first).
+Response``) is taken from the module that defines it (PEP 562): the one listed here, else the one the package's
+``__init__`` imports it from (read, not run: Powertools' own modules ask the package for names while it is being
+imported, ``sqs_event`` for ``S3Event``, and running the ``__init__`` then would import them in a circle); a name
+defined by the ``__init__`` itself runs it. Importing this module installs them (the HTTP functions import it first).
 
 ``tests/unit/test_lazy_packages.py`` checks every name listed against the package's own, and that the HTTP
 handlers' import leaves the other resolvers, their events and asyncio out.
@@ -15,10 +17,12 @@ handlers' import leaves the other resolvers, their events and asyncio out.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -71,8 +75,9 @@ def _lazy(package: str, names: Mapping[str, str]) -> ModuleType:
             spec.loader.exec_module(module)  # type: ignore[union-attr]  # checked above
 
     def __getattr__(name: str) -> Any:
-        if name in names:
-            value = getattr(importlib.import_module(f"{package}.{names[name]}"), name)
+        defined_in = names.get(name) or _imported_from(spec.origin).get(name)
+        if defined_in is not None:
+            value = getattr(importlib.import_module(f"{package}.{defined_in}"), name)
         elif name == "__all__" or (not name.startswith("__") and not _is_submodule(package, name)):
             run_init()  # a name not listed: the package's own ``__init__`` defines it
             value = module.__dict__.get(name, _MISSING)
@@ -88,6 +93,20 @@ def _lazy(package: str, names: Mapping[str, str]) -> ModuleType:
 
 
 _MISSING: Any = object()
+
+
+@functools.cache
+def _imported_from(init: str | None) -> dict[str, str]:
+    """Name -> submodule, for each ``from .submodule import Name`` of a package's ``__init__`` (its source, parsed)."""
+    import ast  # only when a name is not listed: never on the HTTP functions' own imports
+
+    if init is None:
+        return {}
+    found: dict[str, str] = {}
+    for node in ast.parse(Path(init).read_text()).body:
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module:
+            found.update({alias.asname or alias.name: node.module for alias in node.names})
+    return found
 
 
 def _is_submodule(package: str, name: str) -> bool:
