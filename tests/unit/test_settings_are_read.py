@@ -43,3 +43,10 @@ def test_every_setting_is_read(field: str) -> None:
 def test_the_settings_name_every_table_the_dynamodb_models_store_in() -> None:
     variables = {field.alias for field in Settings.model_fields.values()}
     assert {schema.env_var for schema in ALL_TABLES} <= variables
+
+
+def test_only_the_settings_read_the_environment() -> None:
+    # Given every module a function ships (the simulation, which no function imports, aside)
+    reading = re.compile(r"\bos\.(environ|getenv)\b")
+    # Then none but the settings reads the environment: the DynamoDB models take theirs from the composition root
+    assert [str(p.relative_to(ROOT)) for p in SOURCES if reading.search(p.read_text())] == []

@@ -23,7 +23,6 @@ attributes appear in them.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -84,8 +83,7 @@ class TableSchema:
 
     def name(self, environ: Mapping[str, str] | None = None) -> str:
         """The physical table name: ``environ[env_var]``, or :attr:`default_name`."""
-        env = os.environ if environ is None else environ
-        return env.get(self.env_var) or self.default_name
+        return (environ or {}).get(self.env_var) or self.default_name
 
     def key_attributes(self) -> tuple[str, ...]:
         own = (self.partition_key,) if self.sort_key is None else (self.partition_key, self.sort_key)
@@ -278,10 +276,10 @@ def create_tables(
 
 def endpoint_url(environ: Mapping[str, str] | None = None) -> str | None:
     """The DynamoDB endpoint to use instead of AWS's: ``AWS_ENDPOINT_URL_DYNAMODB``, else ``AWS_ENDPOINT_URL``."""
-    env = os.environ if environ is None else environ
+    env = environ or {}
     return env.get("AWS_ENDPOINT_URL_DYNAMODB") or env.get("AWS_ENDPOINT_URL") or None
 
 
 def region(environ: Mapping[str, str] | None = None) -> str:
-    env = os.environ if environ is None else environ
+    env = environ or {}
     return env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or "us-east-1"

@@ -1,16 +1,16 @@
 """What every PynamoDB model here shares: its table from ``schema.py``, the endpoint, the region.
 
-``Meta.table_name`` is resolved at import from the environment variable that
-CDK sets (``TOURNAMENTS_TABLE``...), with the schema's default name otherwise;
-``Meta.host`` honours ``AWS_ENDPOINT_URL_DYNAMODB`` / ``AWS_ENDPOINT_URL`` so
-the local runtime can point the models at a moto server. :func:`configure`
-resolves them again (the local runtime, after it set the environment), and
-:func:`reset_connections` forgets the cached clients (tests, between mocks).
+``Meta.table_name`` is the schema's default name at import; the composition
+root (``tourney/bootstrap.py``) calls :func:`configure` with what the settings
+read from the environment (``entrypoints/settings.py``, the one reader): the
+table names CDK sets (``TOURNAMENTS_TABLE``...) and the endpoint
+(``AWS_ENDPOINT_URL_DYNAMODB`` / ``AWS_ENDPOINT_URL``) the local runtime points
+at a moto server. :func:`reset_connections` forgets the cached clients (tests,
+between mocks).
 """
 
 from __future__ import annotations
 
-import os
 import types
 from collections.abc import Mapping
 from typing import Any
@@ -82,14 +82,14 @@ def schema_of(model: type[Model]) -> TableSchema:
 
 
 def configure(environ: Mapping[str, str] | None = None) -> None:
-    """Resolve every model's table name, endpoint and region again from ``environ`` (default: ``os.environ``).
+    """Resolve every model's table name, endpoint and region again from ``environ`` (the settings' variables).
 
     A table whose variable is absent keeps the name it has: a function is given
     only its own tables' names, and in the local runtime every function shares
     one process (and these class attributes), so a function without a table
     must not reset the name another function resolved.
     """
-    env = os.environ if environ is None else environ
+    env = environ or {}
     for model, schema in _MODELS:
         if schema.env_var in env or not getattr(model.Meta, "table_name", None):
             model.Meta.table_name = schema.name(env)
