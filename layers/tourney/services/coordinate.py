@@ -25,6 +25,7 @@ players out of chips are eliminated at once. The restart deals again
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Sequence
@@ -174,12 +175,7 @@ class CoordinatorService(HandPorts):
         """
         answers: list[Coordinated] = []
         while len(answers) < len(messages):
-            rest = messages[len(answers) :]
-
-            def chunk(rest: Sequence[HandEnded | RebuyClosed] = rest) -> list[Coordinated]:
-                return self._chunk(rest)
-
-            answers += retrying(self._d, chunk)
+            answers += retrying(self._d, functools.partial(self._chunk, messages[len(answers) :]))
         return answers
 
     def _chunk(self, messages: Sequence[HandEnded | RebuyClosed]) -> list[Coordinated]:
@@ -237,8 +233,8 @@ class CoordinatorService(HandPorts):
             record = self._add_pending_chips(record)
             held = self._held_without_chips(record)
             if held and chunk.state.rebuys_open(now):  # never once terminated: no rebuy is accepted then
-                closes = now + timedelta(seconds=decision_seconds)
-                return self._open_rebuy_window(m, replace(record, rebuy_pending=held, updated_at=now), history, closes)
+                record = replace(record, rebuy_pending=held, updated_at=now)
+                return self._open_rebuy_window(m, record, history, now + timedelta(seconds=decision_seconds), now)
             chunk.histories.append(history)
         elif not record.rebuy_pending:
             return _duplicate(m)
@@ -246,15 +242,16 @@ class CoordinatorService(HandPorts):
             record = self._add_pending_chips(record)
         return self._settle(chunk, record)
 
-    def _open_rebuy_window(self, m: HandEnded, record: TableRecord, history: Record, closes: datetime) -> Coordinated:
+    def _open_rebuy_window(
+        self, m: HandEnded, record: TableRecord, history: Record, closes: datetime, now: datetime
+    ) -> Coordinated:
         """A hand end's first step when bust-outs may rebuy: the history and the table, then the close armed."""
         d = self._d
         uow = d.store.unit_of_work()
         uow.save(history)
         uow.save(record)
         uow.commit()
-        assert record.updated_at is not None
-        self._arm_rebuy_close(m.tournament_id, m.table, m.hand, closes, record.updated_at)
+        self._arm_rebuy_close(m.tournament_id, m.table, m.hand, closes, now)
         for player in record.rebuy_pending:
             d.pushes.to_player(player, {"event": "rebuy_offered", "tournament_id": m.tournament_id, "table": m.table})
         return Coordinated(m.tournament_id, m.table, m.hand, waiting_for_rebuys=record.rebuy_pending)
