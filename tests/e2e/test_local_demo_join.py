@@ -12,7 +12,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from tourney.domain.structure import TournamentFormat
+from tourney.domain.formats import TournamentFormat
 from tourney.simulation.bots import Bot, pick_style
 from tourney.simulation.local_client import Api, LocalBot, Tally, credit, simulate_local
 from tourney.simulation.memory import SimulationOptions

@@ -25,9 +25,10 @@ from tourney.adapters.memory import (
 )
 from tourney.bootstrap import Services, bootstrap
 from tourney.domain.errors import StaleVersion, WaitingListFull
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.ledger import EXTERNAL, house_account, player_account, pool_account
 from tourney.domain.registration import TournamentStatus
-from tourney.domain.structure import TournamentConfig, TournamentFormat
+from tourney.domain.structure import TournamentConfig
 from tourney.services.commands import CreateTournament
 from tourney.services.records import CounterShard, RegistrationState, TournamentRecord, WaitingList
 

@@ -14,11 +14,12 @@ from tourney.adapters.dynamo.schema import TABLES
 from tourney.adapters.dynamo.store import DynamoStore
 from tourney.domain.balancing import Balancing
 from tourney.domain.errors import InsufficientFunds, NotFound, StaleVersion
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.hand import ActionKind
 from tourney.domain.ledger import deposit, player_account
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.seating import TableSeating
-from tourney.domain.structure import TournamentConfig, TournamentFormat
+from tourney.domain.structure import TournamentConfig
 from tourney.domain.table import Table
 from tourney.domain.tournament import Contribution, TournamentState
 from tourney.services.records import (

@@ -18,8 +18,9 @@ from tourney.adapters.dynamo.schema import TABLES
 from tourney.adapters.dynamo.store import DynamoStore
 from tourney.domain.cards import shuffled_deck
 from tourney.domain.fairness import draw_hand_secret
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.hand import ActionKind
-from tourney.domain.structure import TournamentConfig, TournamentFormat
+from tourney.domain.structure import TournamentConfig
 from tourney.domain.table import Table
 from tourney.services.records import TableRecord
 

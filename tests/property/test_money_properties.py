@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from tourney.domain.errors import AlreadyStarted, NotStartedYet, TourneyError
 from tourney.domain.fees import Purchase, purchase_entries, split_payment
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.ledger import (
     EXTERNAL,
     Entry,
@@ -54,7 +55,7 @@ from tourney.domain.registration import (
     place_in_field_or_waiting_list,
     starts_when_full,
 )
-from tourney.domain.structure import TournamentConfig, TournamentFormat
+from tourney.domain.structure import TournamentConfig
 
 T0 = datetime(2025, 3, 1, 10, 0, tzinfo=UTC)
 PLAYERS = [f"p{i:02d}" for i in range(20)]

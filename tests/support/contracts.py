@@ -17,9 +17,10 @@ from datetime import UTC, datetime
 
 import pytest
 from tourney.domain.errors import IdempotencyConflict, InsufficientFunds, NotFound, StaleVersion
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.ledger import EntryKind, deposit, player_account, pool_account, transfer
 from tourney.domain.registration import TournamentStatus
-from tourney.domain.structure import TournamentConfig, TournamentFormat
+from tourney.domain.structure import TournamentConfig
 from tourney.domain.table import Table
 from tourney.domain.tournament import TournamentState, entry_contribution
 from tourney.services.ports import Store

@@ -3,8 +3,8 @@ blinds, ante and minutes, checked in the domain; a broken structure names its le
 
 import pytest
 from tourney.domain.errors import InvalidConfiguration
+from tourney.domain.formats import MAX_STRUCTURE_LEVELS
 from tourney.domain.structure import (
-    MAX_STRUCTURE_LEVELS,
     BlindLevel,
     LevelSpec,
     TournamentConfig,

@@ -5,6 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from tourney.domain.fees import Purchase, purchase_entries
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.ledger import (
     Ledger,
     deposit,
@@ -26,7 +27,6 @@ from tourney.domain.recovery import (
     compensation_outcome,
     share_by_chips,
 )
-from tourney.domain.structure import TournamentFormat
 
 STARTED = datetime(2025, 3, 1, 20, 0, tzinfo=UTC)
 ROLLBACK = CompensationOutcome.ROLLBACK

@@ -18,6 +18,7 @@ from tourney.domain.errors import (
     RegistrationClosed,
     WaitingListFull,
 )
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.ledger import Ledger, deposit, house_account, house_account_for, player_account, pool_account
 from tourney.domain.registration import (
     RegistrationState,
@@ -35,7 +36,7 @@ from tourney.domain.registration import (
     too_few_to_start,
     waiting_position,
 )
-from tourney.domain.structure import TournamentConfig, TournamentFormat
+from tourney.domain.structure import TournamentConfig
 
 ANNOUNCE = datetime(2025, 3, 1, 10, 0, tzinfo=UTC)
 OPEN = ANNOUNCE + timedelta(minutes=5)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 from tourney.domain.errors import InvalidConfiguration
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.prizes import PERCENT, fixed_payout
-from tourney.domain.structure import TournamentConfig, TournamentFormat
+from tourney.domain.structure import TournamentConfig
 
 
 def freezeout(**changes: object) -> TournamentConfig:

@@ -7,9 +7,10 @@ from datetime import UTC, datetime, timedelta
 
 from tourney.domain.balancing import Balancing
 from tourney.domain.dealing import NEVER, DealingOrders
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.prizes import BustOut
 from tourney.domain.registration import TournamentStatus
-from tourney.domain.structure import TournamentConfig, TournamentFormat
+from tourney.domain.structure import TournamentConfig
 from tourney.domain.tournament import TournamentState
 
 NOW = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)

@@ -18,10 +18,11 @@ import pytest
 from tourney.adapters.memory import FrozenClock
 from tourney.bootstrap import bootstrap_memory
 from tourney.domain.errors import Conflict, NotSeated, RegistrationClosed
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.ledger import Entry, EntryKind, Ledger, Leg, deposit, house_account, player_account, pool_account
 from tourney.domain.prizes import BustOut
 from tourney.domain.registration import buy_in_payment
-from tourney.domain.structure import AddOn, RebuyPeriod, TournamentConfig, TournamentFormat
+from tourney.domain.structure import AddOn, RebuyPeriod, TournamentConfig
 from tourney.services.commands import CreateTournament
 
 from tests.support.driver import Driver

@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from tourney.domain.errors import Conflict, RegistrationClosed
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.ledger import (
     EntryKind,
     Ledger,
@@ -23,7 +24,7 @@ from tourney.domain.ledger import (
 )
 from tourney.domain.prizes import BustOut, Placing, clockwise_from_button
 from tourney.domain.registration import TournamentStatus, buy_in_payment
-from tourney.domain.structure import AddOn, RebuyPeriod, TournamentConfig, TournamentFormat
+from tourney.domain.structure import AddOn, RebuyPeriod, TournamentConfig
 
 from tests.support.in_play import InPlay
 

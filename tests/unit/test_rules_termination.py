@@ -11,6 +11,7 @@ compensation is paid when the 20-minute restart window has passed.
 from datetime import UTC, datetime, timedelta
 
 from tourney.domain.cards import parse_cards
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.hand import ActionKind
 from tourney.domain.recovery import (
     CompensationOutcome,
@@ -20,7 +21,7 @@ from tourney.domain.recovery import (
     compensate,
     compensation_outcome,
 )
-from tourney.domain.structure import BlindLevel, TournamentConfig, TournamentFormat
+from tourney.domain.structure import BlindLevel, TournamentConfig
 from tourney.domain.table import Table
 from tourney.domain.tournament import TournamentState
 from tourney.simulation.memory import Simulation, SimulationOptions

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 from tourney.cli import main
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.prizes import payout_for, prize_amounts
-from tourney.domain.structure import TournamentFormat
 from tourney.simulation.memory import Simulation, SimulationOptions
 
 from tests.support.pokerkit_oracle import replay_fields

@@ -26,7 +26,7 @@ CYCLES_ALLOWED = 50
 
 RUN = """
 import gc, json, sys
-from tourney.domain.structure import TournamentFormat
+from tourney.domain.formats import TournamentFormat
 from tourney.simulation.memory import Simulation, SimulationOptions
 given = json.loads(sys.argv[1])
 options = SimulationOptions(**{**given, "format": TournamentFormat(given.get("format", "freezeout"))})

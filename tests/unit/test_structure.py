@@ -4,12 +4,12 @@ import itertools
 
 import pytest
 from tourney.domain.errors import InvalidConfiguration
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.structure import (
     AddOn,
     BlindLevel,
     RebuyPeriod,
     TournamentConfig,
-    TournamentFormat,
     default_levels,
     levels_with_minutes,
     rebuy_period_for_minutes,

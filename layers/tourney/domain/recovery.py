@@ -61,6 +61,7 @@ from enum import StrEnum
 from typing import Any, Final
 
 from tourney.domain.fees import Purchase, split_payment
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.ledger import (
     AccountKind,
     Entry,
@@ -73,7 +74,6 @@ from tourney.domain.ledger import (
     transfer,
 )
 from tourney.domain.prizes import Payout, payout_for, prize_amounts, prize_for_place
-from tourney.domain.structure import TournamentFormat
 
 ROLLBACK_WINDOW: Final = timedelta(minutes=30)
 """Terminated at most this long after ``started_at``: rollback (rule 17.3.b)."""

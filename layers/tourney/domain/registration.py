@@ -49,8 +49,9 @@ from tourney.domain.errors import (
     WaitingListFull,
 )
 from tourney.domain.fees import Purchase, purchase_entries, refund_entry, split_payment
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.ledger import Entry
-from tourney.domain.structure import TournamentConfig, TournamentFormat
+from tourney.domain.structure import TournamentConfig
 
 
 class TournamentStatus(StrEnum):

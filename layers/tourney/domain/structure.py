@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from enum import StrEnum
 from typing import Any, Final
 
 from tourney.domain.errors import InvalidConfiguration
+from tourney.domain.formats import MAX_STRUCTURE_LEVELS, TournamentFormat
 from tourney.domain.prizes import fixed_payout
 
 MIN_SEATS: Final = 2
@@ -54,14 +54,6 @@ SIT_AND_GO_PAYOUT_PERCENT: Final[tuple[int, ...]] = (50, 30, 20)
 _FIRST_SMALL_BLINDS: Final = (25, 50, 75)
 _DECADE_STEPS: Final = (10, 15, 20, 30, 40, 50, 60, 80)
 """Small blinds from level 4 on are these steps times 10, 100, 1,000, ..."""
-
-
-class TournamentFormat(StrEnum):
-    """The tournament formats the room runs (docs/rules.md, 'Rebuys and add-ons'; 'Registration')."""
-
-    FREEZEOUT = "freezeout"
-    REBUY = "rebuy"
-    SNG = "sng"
 
 
 def _require_int(name: str, value: object, minimum: int) -> None:
@@ -113,10 +105,6 @@ class BlindLevel:
             big_blind_ante=bool(raw.get("big_blind_ante", False)),
             minutes=int(raw.get("minutes", DEFAULT_LEVEL_MINUTES)),
         )
-
-
-MAX_STRUCTURE_LEVELS: Final = 100
-"""The most levels an operator's blind structure may have (past the last, the last continues)."""
 
 
 @dataclass(frozen=True, slots=True)

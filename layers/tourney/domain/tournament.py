@@ -43,6 +43,7 @@ from tourney.domain.clock import TournamentClock
 from tourney.domain.dealing import NEVER, DealingOrders
 from tourney.domain.errors import Conflict, RegistrationClosed
 from tourney.domain.fees import Purchase, purchase_entries, split_payment
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.hand_for_hand import HandForHand, RoundPlayed
 from tourney.domain.ledger import Entry, EntryKind, house_account, pool_account, transfer
 from tourney.domain.prizes import (
@@ -59,7 +60,7 @@ from tourney.domain.prizes import (
 )
 from tourney.domain.recovery import FrozenPlan
 from tourney.domain.registration import TournamentStatus
-from tourney.domain.structure import BlindLevel, TournamentConfig, TournamentFormat
+from tourney.domain.structure import BlindLevel, TournamentConfig
 
 
 @dataclass(slots=True)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any
 
 from aws_lambda_powertools.event_handler import Depends
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from tourney.entrypoints.dependencies import ServicesDep
+from tourney.entrypoints.models import Answer
 
 if TYPE_CHECKING:
     from tourney.services.chat import ChatService
@@ -15,7 +16,7 @@ else:  # resolved by Powertools when the route is declared; the class loads with
     ChatService = Any
 
 
-class ChatLineBody(BaseModel):
+class ChatLineBody(Answer):
     """One line said at the table: accepted, or refused with the code its sender was answered."""
 
     id: str
@@ -30,7 +31,7 @@ class ChatLineBody(BaseModel):
     )
 
 
-class ChatLogBody(BaseModel):
+class ChatLogBody(Answer):
     tournament_id: str
     table: str
     lines: list[ChatLineBody]

@@ -1,6 +1,6 @@
 """The operators' create request (docs/interfaces.md, ``POST /admin/tournaments``), beside ``models``: it names the
-domain's ``TournamentFormat`` and ``MAX_STRUCTURE_LEVELS``, whose module (with the prize tables and the ledger it
-imports) the functions that do not create tournaments need not import at a cold start.
+domain's ``TournamentFormat`` and ``MAX_STRUCTURE_LEVELS``, which the functions that do not create tournaments need
+not import at a cold start.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Annotated
 
 from pydantic import Field, StringConstraints
 
-from tourney.domain.structure import MAX_STRUCTURE_LEVELS, TournamentFormat
+from tourney.domain.formats import MAX_STRUCTURE_LEVELS, TournamentFormat
 from tourney.entrypoints.models import Cents, Chips, Level, Moment, Name, Players, PositiveChips, Request
 
 

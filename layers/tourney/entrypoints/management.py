@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Any, Final
 
 from aws_lambda_powertools.event_handler import Depends
-from pydantic import BaseModel, Field, StringConstraints, field_validator
+from pydantic import Field, StringConstraints, field_validator
 
 from tourney.entrypoints.dependencies import ServicesDep
-from tourney.entrypoints.models import MAX_CENTS, Request
+from tourney.entrypoints.models import MAX_CENTS, Answer, Request
 
 if TYPE_CHECKING:
     from tourney.services.audit import AuditService
@@ -75,7 +75,7 @@ class AdjustmentRequest(Request):
     _amount = field_validator("amount")(_not_zero)
 
 
-class AuditRecordBody(BaseModel):
+class AuditRecordBody(Answer):
     """One operator act (docs/interfaces.md ``GET /admin/audit``)."""
 
     id: str
@@ -89,17 +89,17 @@ class AuditRecordBody(BaseModel):
     after: dict[str, Any] | None = None
 
 
-class AuditBody(BaseModel):
+class AuditBody(Answer):
     records: list[AuditRecordBody]
 
 
-class PaymentBody(BaseModel):
+class PaymentBody(Answer):
     player: str
     name: str = Field(description="the player's display name (their id when they chose none)")
     amount: int = Field(description="cents paid to the player by the compensation (fees back and pool money)")
 
 
-class RecoveryBody(BaseModel):
+class RecoveryBody(Answer):
     """A terminated tournament's recovery (docs/interfaces.md ``GET /admin/tournaments/{id}/recovery``)."""
 
     tournament_id: str

@@ -104,6 +104,11 @@ class Request(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
+class Answer(BaseModel):
+    # An answer's body: its serializer is built when a route first answers with it, as a request's validator is.
+    model_config = ConfigDict(defer_build=True)
+
+
 AMOUNT_ACTIONS: Final = frozenset({"bet", "raise"})
 """The decisions that carry an amount (the total the bet or raise goes to); a fold, check or call names none."""
 
@@ -142,7 +147,7 @@ class ActionRequest(Request):
     _amount = field_validator("amount")(_amount_only_to_bet_or_raise("action"))
 
 
-class RegistrationStatus(BaseModel):
+class RegistrationStatus(Answer):
     """The caller's registration: ``position`` on the waiting list (1 first) when wait-listed."""
 
     status: Literal["registered", "waitlisted", "unregistered", "refunded"]
@@ -152,7 +157,7 @@ class RegistrationStatus(BaseModel):
 # -- operators -------------------------------------------------------------------
 
 
-class TournamentCreated(BaseModel):
+class TournamentCreated(Answer):
     id: str
 
 
@@ -183,7 +188,7 @@ class DepositRequest(Request):
     )
 
 
-class Accepted(BaseModel):
+class Accepted(Answer):
     """A request accepted for processing (a workflow started)."""
 
     status: Literal["accepted"] = "accepted"

@@ -32,12 +32,11 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
     RequestUnsupportedContentType,
     RequestValidationError,
 )
-from pydantic import BaseModel
 
 from tourney.domain import errors
 from tourney.entrypoints import limits
 from tourney.entrypoints.errors import STATUS_BY_ERROR, EdgeError, PayloadTooLarge, code_of, status_of
-from tourney.entrypoints.models import MAX_CENTS, MAX_CHIPS
+from tourney.entrypoints.models import MAX_CENTS, MAX_CHIPS, Answer
 from tourney.entrypoints.observability import logger
 
 if TYPE_CHECKING:
@@ -56,7 +55,7 @@ __all__ = [
 ]
 
 
-class ErrorBody(BaseModel):
+class ErrorBody(Answer):
     """Every error answer (docs/interfaces.md): a stable code and a text for people."""
 
     error: str
@@ -64,7 +63,7 @@ class ErrorBody(BaseModel):
     detail: list[dict[str, Any]] | None = None
 
 
-class GatewayMessage(BaseModel):
+class GatewayMessage(Answer):
     """What API Gateway answers by itself, before any function runs: ``{"message": text}``.
 
     Its JWT authorizer refuses a missing, malformed, expired or foreign token

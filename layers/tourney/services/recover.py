@@ -21,10 +21,10 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from tourney.domain.errors import AlreadyStarted, Conflict
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.ledger import pool_account
 from tourney.domain.prizes import Placing
 from tourney.domain.registration import TournamentStatus
-from tourney.domain.structure import TournamentFormat
 from tourney.services.compensation import UNITS_PER_STEP, pay_step
 from tourney.services.dealer import publish_orders
 from tourney.services.deps import Deps, SeatingPorts

@@ -17,8 +17,9 @@ from typing import Any, TypeVar
 from tourney.domain.cards import card_str, shuffled_deck
 from tourney.domain.errors import StaleVersion
 from tourney.domain.fairness import draw_hand_secret
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.hand import SeatStatus
-from tourney.domain.structure import BlindLevel, TournamentFormat
+from tourney.domain.structure import BlindLevel
 from tourney.domain.table import Awaiting, LastAction, SeatedPlayer, Table
 from tourney.domain.tournament import TournamentState
 from tourney.services.deps import Deps

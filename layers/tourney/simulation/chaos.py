@@ -40,9 +40,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from tourney.domain.errors import IGNORED_BY_TRIGGERS, Conflict, TourneyError
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.hand.actions import SeatStatus
 from tourney.domain.ledger import AccountKind, Entry, EntryKind, Ledger, player_account
-from tourney.domain.structure import TournamentFormat, rebuy_period_for_minutes
+from tourney.domain.structure import rebuy_period_for_minutes
 from tourney.entrypoints.creation import CreateTournamentRequest
 from tourney.services.admin import config_from
 from tourney.services.commands import CreateTournament

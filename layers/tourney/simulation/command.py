@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tourney.domain.structure import TournamentFormat
+from tourney.domain.formats import TournamentFormat
 
 if TYPE_CHECKING:
     from tourney.simulation.memory import SimulationOptions

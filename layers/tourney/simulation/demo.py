@@ -257,7 +257,7 @@ async def _with_a_person(
     """The bots' freezeout to watch and a Sit&Go for ``person``, side by side, each to its end."""
     import asyncio
 
-    from tourney.domain.structure import TournamentFormat
+    from tourney.domain.formats import TournamentFormat
     from tourney.simulation.local_client import credit, simulate_local
     from tourney.simulation.memory import SimulationOptions
 

@@ -30,10 +30,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from tourney.domain.formats import TournamentFormat
 from tourney.domain.hand import Hand
 from tourney.domain.histories import phh
 from tourney.domain.ledger import EntryKind, Ledger
-from tourney.domain.structure import TournamentFormat, rebuy_period_for_minutes
+from tourney.domain.structure import rebuy_period_for_minutes
 from tourney.services.commands import CreateTournament
 from tourney.services.records import HandRecord, Record, TableRecord, TournamentRecord
 from tourney.simulation.checks import Checks, SimulationError
