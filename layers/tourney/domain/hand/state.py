@@ -50,9 +50,9 @@ only for what the log needs.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, ParamSpec
 
 from tourney.domain import fairness
 from tourney.domain.cards import Card, cards_str, parse_cards
@@ -133,6 +133,17 @@ _LETTERS: Final[dict[type, str]] = {
 _KINDS: Final = {"f": ActionKind.FOLD, "k": ActionKind.CHECK, "c": ActionKind.CALL, "b": ActionKind.BET,
                  "r": ActionKind.RAISE}  # fmt: skip
 _DECISION: Final = re.compile(r"([fxkcbr])(\d+)(?::(\d+))?(\*)?")
+
+_Act = ParamSpec("_Act")
+
+
+def _allowed(verify: Callable[_Act, object], *args: _Act.args, **kwargs: _Act.kwargs) -> bool:
+    """Whether ``verify`` lets the act through: for the ``can_*`` questions a refusal is an answer, not an error."""
+    try:
+        verify(*args, **kwargs)
+    except (IllegalAction, NotYourTurn, StaleAction, NoHandInProgress):
+        return False
+    return True
 
 
 class Hand:
@@ -430,11 +441,7 @@ class Hand:
             raise IllegalAction(f"seat {seat} has nothing to call: check instead of folding")
 
     def can_fold(self, seat: int, *, seq: int | None = None) -> bool:
-        try:
-            self.verify_fold(seat, seq=seq)
-        except (IllegalAction, NotYourTurn, StaleAction, NoHandInProgress):
-            return False
-        return True
+        return _allowed(self.verify_fold, seat, seq=seq)
 
     def fold(self, seat: int, *, seq: int | None = None) -> Folded:
         self.verify_fold(seat, seq=seq)
@@ -489,11 +496,7 @@ class Hand:
             raise IllegalAction(f"seat {seat} cannot check: {self._max_bet - self._bets[i]} to call")
 
     def can_check(self, seat: int, *, seq: int | None = None) -> bool:
-        try:
-            self.verify_check(seat, seq=seq)
-        except (IllegalAction, NotYourTurn, StaleAction, NoHandInProgress):
-            return False
-        return True
+        return _allowed(self.verify_check, seat, seq=seq)
 
     def check(self, seat: int, *, seq: int | None = None) -> Checked:
         self.verify_check(seat, seq=seq)
@@ -517,11 +520,7 @@ class Hand:
         return owed if owed < stack else stack
 
     def can_call(self, seat: int, *, seq: int | None = None) -> bool:
-        try:
-            self.verify_call(seat, seq=seq)
-        except (IllegalAction, NotYourTurn, StaleAction, NoHandInProgress):
-            return False
-        return True
+        return _allowed(self.verify_call, seat, seq=seq)
 
     def call(self, seat: int, *, seq: int | None = None) -> Called:
         amount = self.verify_call(seat, seq=seq)
@@ -569,11 +568,7 @@ class Hand:
             raise IllegalAction(f"seat {seat} can bet or raise to {least}..{most}, not {amount}")
 
     def can_bet_or_raise_to(self, seat: int, amount: int, *, seq: int | None = None) -> bool:
-        try:
-            self.verify_bet_or_raise_to(seat, amount, seq=seq)
-        except (IllegalAction, NotYourTurn, StaleAction, NoHandInProgress):
-            return False
-        return True
+        return _allowed(self.verify_bet_or_raise_to, seat, amount, seq=seq)
 
     def bet_or_raise_to(self, seat: int, amount: int, *, seq: int | None = None) -> Bet | Raised:
         """Make the seat's whole bet in this round ``amount`` (docs/interfaces.md: bet, raise)."""
@@ -587,11 +582,7 @@ class Hand:
             raise IllegalAction(f"seat {seat} faces a bet of {self._max_bet}: raise instead")
 
     def can_bet(self, seat: int, amount: int, *, seq: int | None = None) -> bool:
-        try:
-            self.verify_bet(seat, amount, seq=seq)
-        except (IllegalAction, NotYourTurn, StaleAction, NoHandInProgress):
-            return False
-        return True
+        return _allowed(self.verify_bet, seat, amount, seq=seq)
 
     def bet(self, seat: int, amount: int, *, seq: int | None = None) -> Bet | Raised:
         self.verify_bet(seat, amount, seq=seq)
@@ -603,11 +594,7 @@ class Hand:
             raise IllegalAction(f"seat {seat} faces no bet: bet instead")
 
     def can_raise_to(self, seat: int, amount: int, *, seq: int | None = None) -> bool:
-        try:
-            self.verify_raise_to(seat, amount, seq=seq)
-        except (IllegalAction, NotYourTurn, StaleAction, NoHandInProgress):
-            return False
-        return True
+        return _allowed(self.verify_raise_to, seat, amount, seq=seq)
 
     def raise_to(self, seat: int, amount: int, *, seq: int | None = None) -> Bet | Raised:
         self.verify_raise_to(seat, amount, seq=seq)
