@@ -19,11 +19,13 @@ Environment variable names are those of ``infra/wiring.py`` (``TOURNAMENTS_TABLE
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from tourney.entrypoints.given import Given
 
 
 class Settings(BaseModel):
@@ -124,8 +126,9 @@ def settings() -> Settings:
     each invocation's own variables (``infra/local/lambdas.py``): keying the
     cache on the variables read keeps each function's settings its own.
     """
-    if _overrides:
-        return _overrides[-1]
+    given = _given.latest()
+    if given is not None:
+        return given
     return _environ_settings(tuple((name, os.environ.get(name)) for name in _NAMES))
 
 
@@ -137,14 +140,9 @@ def _environ_settings(variables: tuple[tuple[str, str | None], ...]) -> Settings
 _NAMES: tuple[str, ...] = tuple(field.alias or name for name, field in Settings.model_fields.items())
 
 
-_overrides: list[Settings] = []
+_given: Given[Settings] = Given()
 
 
-@contextmanager
-def use_settings(given: Settings) -> Iterator[Settings]:
+def use_settings(given: Settings) -> AbstractContextManager[Settings]:
     """Run with ``given`` as the settings (tests, the local runtime) until the block ends."""
-    _overrides.append(given)
-    try:
-        yield given
-    finally:
-        _overrides.remove(given)
+    return _given.during(given)

@@ -12,10 +12,10 @@ handler module is imported; this module imports nothing heavy.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
+from tourney.entrypoints.given import Given
 from tourney.entrypoints.settings import Settings, settings
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = ["services", "use_services"]
 
-_overrides: list[Services] = []
+_given: Given[Services] = Given()
 
 
 @functools.lru_cache(maxsize=16)
@@ -37,16 +37,12 @@ def _aws_services(config: Settings) -> Services:
 
 def services() -> Services:
     """The process's services: the ones given to :func:`use_services`, else the AWS ones (built once)."""
-    if _overrides:
-        return _overrides[-1]
+    given = _given.latest()
+    if given is not None:
+        return given
     return _aws_services(settings())
 
 
-@contextmanager
-def use_services(given: Services) -> Iterator[Services]:
+def use_services(given: Services) -> AbstractContextManager[Services]:
     """Run the handlers over ``given`` (tests: the in-memory services) until the block ends."""
-    _overrides.append(given)
-    try:
-        yield given
-    finally:
-        _overrides.remove(given)
+    return _given.during(given)
