@@ -43,19 +43,19 @@ def _services(running: _Running) -> tuple[Services, MeteredStore]:
 
 
 def test_a_registration_reads_the_tournament_once_and_its_own_counter_shard() -> None:
-    # Given a freezeout open for registration (50 counter shards), set up by the harness (nothing charged), and a
+    # Given a freezeout open for registration (90 counter shards), set up by the harness (nothing charged), and a
     # funded player
     model, running = AwsModel(), _Running()
     services, store = _services(running)
     assert model.cost.report().services[Service.DYNAMODB].requests == 0
-    assert store.tournaments.get("t1").registration_shards == 50
+    assert store.tournaments.get("t1").registration_shards == 90
 
     # When the player registers through an invocation of the API
     running.run = model.invocation("api", at=0.0)
     services.registration.register("t1", "p1")
 
     # Then it reads the tournament item once (its configuration compressed: under 4 KB, 1 read unit), its
-    # registration and its own counter shard (1 unit each), never the 49 others, and writes everything in one
+    # registration and its own counter shard (1 unit each), never the 89 others, and writes everything in one
     # transaction
     assert running.run is not None
     assert running.run.watch.calls == {Request.GET_ITEM: 3, Request.TRANSACT_WRITE_ITEMS: 1}

@@ -2,7 +2,7 @@
 
 Creating writes the tournament and its registration counter shards in one
 unit of work and schedules the start (a Sit&Go has none: it starts when
-full). Shards: one per 1,000 seats, at most ``MAX_SHARDS``, with caps adding
+full). Shards: one per 100 seats, at most ``MAX_SHARDS``, with caps adding
 up to ``max_players`` (no item is written by every registration).
 
 Terminating a running tournament records who, when and why, and starts the
@@ -44,15 +44,18 @@ from tourney.services.start import cancel_before_start, give_up_start, never_dea
 from tourney.services.tables import retrying
 from tourney.services.views import Cancelled, Created, Restarted, Terminated
 
-MAX_SHARDS = 50
-SEATS_PER_SHARD = 1_000
+MAX_SHARDS = 90
+"""Every registration's transaction bumps one shard, and two transactions on one item at once conflict (DynamoDB
+cancels one): at 1,000 registrations a second the shards must be many (90: 11 a second each). The wait-listing
+transaction checks every shard beside its 9 other items, and the start seals them all in one: 100 items at most."""
+SEATS_PER_SHARD = 100
 
 
 def shard_caps(max_players: int) -> tuple[int, ...]:
     """Caps of the registration counter shards, adding up to ``max_players``.
 
-    >>> shard_caps(9), sum(shard_caps(250_000)), len(shard_caps(250_000))
-    ((9,), 250000, 50)
+    >>> shard_caps(9), sum(shard_caps(250_000)), len(shard_caps(250_000)), len(shard_caps(10_000))
+    ((9,), 250000, 90, 90)
     """
     n = max(1, min(MAX_SHARDS, max_players // SEATS_PER_SHARD))
     return tuple(max_players // n + (1 if i < max_players % n else 0) for i in range(n))
