@@ -24,7 +24,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Header, Query
 from aws_lambda_powertools.event_handler.openapi.params import Path as PathParam
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from tourney.entrypoints.auth import http_caller
+from tourney.entrypoints.auth import Caller, http_caller
 from tourney.entrypoints.chat import Chat, ChatLogBody
 from tourney.entrypoints.creation import CreateTournamentRequest
 from tourney.entrypoints.dependencies import Accounts, Admin, CurrentCaller
@@ -77,6 +77,13 @@ def operators_only(app: APIGatewayHttpResolver, next_middleware: NextMiddleware)
 app.use(middlewares=[operators_only])
 
 
+def log_act(what: str, caller: Caller, tournament_id: str | None = None, **facts: Any) -> None:
+    """Log an operator's act (asked, or done), correlated with the tournament it is about."""
+    if tournament_id is not None:
+        correlate(tournament_id=tournament_id)
+    logger.info(what, extra={"operator": caller.player_id, **facts})
+
+
 @app.post(
     "/admin/tournaments",
     status_code=201,
@@ -96,18 +103,15 @@ def create_tournament(
         answer_type=Created,
         lambda_context=app.lambda_context,
     )
-    correlate(tournament_id=answer.id)
-    logger.info("tournament created", extra={"operator": caller.player_id})
+    log_act("tournament created", caller, answer.id)
     return answer
 
 
 @app.post("/admin/tournaments/<id>/terminate", responses=error_responses(403, 404, 409))
 def terminate(id: TournamentId, body: TerminateRequest, caller: CurrentCaller, admin: Admin) -> Terminated:
     """Terminate a running tournament, starting its recovery (docs/rules.md, rule 17); a reason is required (422)."""
-    correlate(tournament_id=id)
-    reason = body.reason
-    logger.info("termination asked", extra={"operator": caller.player_id, "reason": reason})
-    return admin.terminate(id, caller.player_id, reason)
+    log_act("termination asked", caller, id, reason=body.reason)
+    return admin.terminate(id, caller.player_id, body.reason)
 
 
 @app.post("/admin/tournaments/<id>/cancel", responses=error_responses(403, 404, 409))
@@ -115,18 +119,15 @@ def cancel(id: TournamentId, body: CancelRequest, caller: CurrentCaller, admin: 
     """Cancel before the first hand, refunding everyone in full (docs/rules.md, rules 17.6, 19); 409 once one was dealt.
 
     A reason is required (422)."""
-    correlate(tournament_id=id)
-    reason = body.reason
-    logger.info("cancel asked", extra={"operator": caller.player_id, "reason": reason})
-    return admin.cancel(id, caller.player_id, reason)
+    log_act("cancel asked", caller, id, reason=body.reason)
+    return admin.cancel(id, caller.player_id, body.reason)
 
 
 @app.post("/admin/tournaments/<id>/restart", responses=error_responses(403, 404, 409))
 def restart(id: TournamentId, caller: CurrentCaller, admin: Admin, body: RestartRequest | None = None) -> Restarted:
     """Restart a terminated tournament within 20 minutes of its termination (docs/rules.md, rule 17); else 409."""
-    correlate(tournament_id=id)
     reason = body.reason if body is not None else RestartRequest().reason
-    logger.info("restart asked", extra={"operator": caller.player_id, "reason": reason})
+    log_act("restart asked", caller, id, reason=reason)
     return admin.restart(id, caller.player_id, reason)
 
 
@@ -151,7 +152,7 @@ def deposit(
     accounts.require_account(player)
     # Every deposit has a ledger key: the client's, else this request's id (a retry of it is then a new deposit).
     key = body.key or idempotency_key or f"deposit:{app.current_event.request_context.request_id}"
-    logger.info("deposit", extra={"operator": caller.player_id, "player": player, "amount": body.amount})
+    log_act("deposit", caller, player=player, amount=body.amount)
     answer = once(
         scope=f"deposit:{player}",
         key=idempotency_key,
@@ -181,8 +182,7 @@ def adjust_stack(
     idempotency_key: IdempotencyKey = None,
 ) -> dict[str, Any]:
     """Add or remove chips between hands at the player's table (docs/rules.md, rule 19); 409 while it cannot apply."""
-    correlate(tournament_id=id)
-    logger.info("stack adjustment", extra={"operator": caller.player_id, "player": player, "delta": body.delta})
+    log_act("stack adjustment", caller, id, player=player, delta=body.delta)
     key = act_key(body.key, idempotency_key)
     return management.adjust_stack(id, player, body.delta, caller.player_id, body.reason, key).to_dict()
 
@@ -194,10 +194,8 @@ def disqualify(
     """Disqualify: the hand in progress folded at once, the chips out of play when it ends, no place (rule 19).
 
     A reason is required (422)."""
-    correlate(tournament_id=id)
-    reason = body.reason
-    logger.info("disqualification", extra={"operator": caller.player_id, "player": player})
-    return management.disqualify(id, player, caller.player_id, reason).to_dict()
+    log_act("disqualification", caller, id, player=player)
+    return management.disqualify(id, player, caller.player_id, body.reason).to_dict()
 
 
 @app.post("/admin/players/<player>/mute", responses=error_responses(403, 409))
@@ -209,7 +207,7 @@ def mute(
     idempotency_key: IdempotencyKey = None,
 ) -> dict[str, Any]:
     """Mute the player in every table chat, for ``minutes`` or until unmuted (docs/rules.md, rules 18, 19)."""
-    logger.info("mute", extra={"operator": caller.player_id, "player": player, "minutes": body.minutes})
+    log_act("mute", caller, player=player, minutes=body.minutes)
     key = act_key(body.key, idempotency_key)
     return management.mute(player, caller.player_id, body.reason, body.minutes, key).to_dict()
 
@@ -224,7 +222,7 @@ def unmute(
 ) -> dict[str, Any]:
     """Lift the player's mute; 409 when they are not muted."""
     request = body if body is not None else UnmuteRequest()
-    logger.info("unmute", extra={"operator": caller.player_id, "player": player})
+    log_act("unmute", caller, player=player)
     key = act_key(request.key, idempotency_key)
     return management.unmute(player, caller.player_id, request.reason, key).to_dict()
 
@@ -243,7 +241,7 @@ def adjust_balance(
     """A double-entry adjustment with the house's adjustments account (rule 19); 422 if the balance would go below 0;
     404 when the player has no account."""
     accounts.require_account(player)
-    logger.info("balance adjustment", extra={"operator": caller.player_id, "player": player, "amount": body.amount})
+    log_act("balance adjustment", caller, player=player, amount=body.amount)
     key = act_key(body.key, idempotency_key)
     return management.adjust_balance(player, body.amount, caller.player_id, body.reason, key).to_dict()
 

@@ -220,13 +220,15 @@ def openapi_document() -> dict[str, Any]:
     return describe(document)
 
 
+def _document(document: dict[str, Any]) -> Response[str]:
+    """An API description as served: indented JSON, its keys in the order written."""
+    body = json.dumps(document, indent=2, sort_keys=False)
+    return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=body)
+
+
 @app.get("/openapi.json", include_in_schema=False)
 def openapi_json() -> Response[str]:
-    return Response(
-        status_code=200,
-        content_type=content_types.APPLICATION_JSON,
-        body=json.dumps(openapi_document(), indent=2, sort_keys=False),
-    )
+    return _document(openapi_document())
 
 
 @app.get("/asyncapi.json", include_in_schema=False)
@@ -234,11 +236,7 @@ def asyncapi_json() -> Response[str]:
     """The WebSocket API's messages (AsyncAPI 3.0), beside the HTTP API's document."""
     from tourney.entrypoints.asyncapi import asyncapi_document
 
-    return Response(
-        status_code=200,
-        content_type=content_types.APPLICATION_JSON,
-        body=json.dumps(asyncapi_document(), indent=2, sort_keys=False),
-    )
+    return _document(asyncapi_document())
 
 
 @app.get("/swagger", include_in_schema=False)
