@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 from aws_lambda_powertools.utilities.batch.exceptions import BatchProcessingError
-from tourney.adapters.memory import FrozenClock
+from tourney.adapters.memory import FrozenClock, MemoryPushes
 from tourney.bootstrap import Services
 from tourney.entrypoints.dependencies import use_services
 from tourney.services.messages import HandEnded
+from tourney.services.ports import Push, TablePush
 
 from functions.coordinator.app import handler as coordinator
 from functions.timeouts.app import handler as timeouts
@@ -141,6 +142,51 @@ def test_rule_11_the_coordinator_settles_a_batch_of_hand_ends_in_one_unit_of_wor
         assert memory.lobby.table_view(tid, table, None).hand == message.hand + 1  # type: ignore[union-attr]
     after = memory.adapters.store.coordinators.get(tid)
     assert before is not None and after is not None and after.version == before.version + 1
+
+
+def test_rule_11_a_batchs_pushes_are_handed_over_together_each_viewer_with_its_own_view(
+    memory: Services, clock: FrozenClock, context, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Given hands played out at two tables, a player of each and an observer watching both
+    tid, _ = running(memory, clock, players=18)
+    store, pushes = memory.adapters.store, memory.adapters.pushes
+    tables = [t.table_id for t in store.tables.list(tid)][:2]
+    players = [next(iter(store.tables.get(tid, table).table.players.values())) for table in tables]
+    pushes.connect("c-obs")
+    for table, player in zip(tables, players, strict=True):
+        pushes.connect(f"c-{player}", player)
+        pushes.subscribe(f"c-{player}", tid, table)
+        pushes.subscribe("c-obs", tid, table)
+    ended = []
+    for table in tables:
+        play_hand_out(memory, tid, table)
+        ended.append(memory.adapters.coordination.take())
+    rounds: list[list[Push]] = []
+
+    def many(batch: list[Push]) -> None:
+        rounds.append(list(batch))
+        MemoryPushes.many(pushes, batch)
+
+    monkeypatch.setattr(pushes, "many", many)
+    pushes.deliveries.clear()
+    # When the FIFO group delivers both hand ends in one batch
+    records = [sqs_record(m.to_json(), message_id=f"m{i}", group=tid, queue="coordinator") for i, m in enumerate(ended)]
+    assert failures(coordinator(sqs_event(*records), context)) == []
+    # Then both tables' pushes were handed over in one round, each table once
+    assert len(rounds) == 1
+    assert sorted(p.table_id for p in rounds[0] if isinstance(p, TablePush)) == sorted(tables)
+    # And each connection got each table it watches once: the player its own hole cards only, the observer none
+    for table, player in zip(tables, players, strict=True):
+        (own,) = [d.message["table"] for d in pushes.deliveries if d.connection == f"c-{player}"]
+        (seen,) = [
+            d.message["table"]
+            for d in pushes.deliveries
+            if d.connection == "c-obs" and d.message["table"]["table"] == table
+        ]
+        assert own["table"] == table
+        assert [bool(s["cards"]) for s in own["seats"] if s["player"] == player] == [True]
+        assert not any(s["cards"] for s in own["seats"] if s["player"] != player)
+        assert not any(s["cards"] for s in seen["seats"])
 
 
 def test_a_failing_tournament_does_not_hold_up_another(memory: Services, clock: FrozenClock, context) -> None:

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from tourney.cli import main
 from tourney.domain.errors import StaleVersion
-from tourney.simulation.aws.model import AwsModel, Throttled
+from tourney.services.ports import PlayerPush, Push, TablePush
+from tourney.simulation.aws.latency import DEFAULT_LATENCIES
+from tourney.simulation.aws.model import AwsModel, Invocation, Throttled
 from tourney.simulation.aws.records import StoredItem
 from tourney.simulation.aws.requests import Request
 from tourney.simulation.cloud import Cloud, InvocationError, Map
@@ -108,6 +111,38 @@ def test_an_invocation_lasts_its_calls_in_sequence_and_its_delays_count_from_eac
     assert ok
     assert cloud.last_end == pytest.approx(latencies.cold_start + get + put + send)
     assert fired == [pytest.approx(latencies.cold_start + get + put + 1.0)]
+
+
+def _pushed(push: Callable[[Cloud], None]) -> Invocation:
+    """A coordinator's invocation, its handler's one work ``push``, in a cloud of its own with AWS modeled."""
+    cloud = Cloud(START, aws=AwsModel(limits=template_limits()))
+    ok, _ = cloud.invoke("coordinator", lambda: push(cloud))
+    assert ok and cloud.last_run is not None
+    return cloud.last_run
+
+
+def test_rule_11_a_round_of_pushes_is_charged_as_made_at_once_by_the_adapters_threads() -> None:
+    # Given a coordinator batch's pushes: 5 tables (nobody seated: a Query each) and 25 moved or placed players
+    pushes: list[Push] = [TablePush("t1", str(i), lambda player: {}) for i in range(5)]
+    pushes += [PlayerPush(f"p{i}", {"event": "moved"}) for i in range(25)]
+
+    # When they are pushed one after another, and in one round
+    def one_by_one(cloud: Cloud) -> None:
+        for push in pushes:
+            if isinstance(push, TablePush):
+                cloud.pushes.to_table_views(push.tournament_id, push.table_id, push.view)
+            else:
+                cloud.pushes.to_player(push.player_id, push.message)
+
+    alone, together = _pushed(one_by_one), _pushed(lambda cloud: cloud.pushes.many(pushes))
+
+    # Then the same requests were charged, but the round lasts its 30 Queries 10 at a time (3 rounds), then its 25
+    # posts 10 at a time (3 rounds): not the sum of them
+    latencies = DEFAULT_LATENCIES
+    query, post = latencies.of(Request.QUERY), latencies.of(Request.POST_TO_CONNECTION)
+    assert together.watch.calls == alone.watch.calls
+    assert alone.watch.elapsed == pytest.approx(latencies.cold_start + 30 * query + 25 * post)
+    assert together.watch.elapsed == pytest.approx(latencies.cold_start + 3 * query + 3 * post)
 
 
 def test_a_function_never_runs_more_invocations_than_its_reservation() -> None:

@@ -9,18 +9,22 @@ them at its own servers.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import random
 import secrets
 import time
-from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from datetime import UTC, datetime, timedelta
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 from tourney.adapters.dynamo.connections import ConnectionStore
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue, deduplication_id
+from tourney.services.ports import PlayerPush, Push, TablePush
+
+T = TypeVar("T")
 
 MAX_SQS_DELAY = 900
 """SQS holds a message back at most 15 minutes; a longer wait is re-armed by the consumer."""
@@ -78,19 +82,45 @@ def _client(service: str, **kwargs: Any) -> Any:
 
 
 PUSH_WORKERS = 10
-"""Posts to a table's connections go out this many at once (a full table's seats in one round trip)."""
+"""Calls of a push that go out at once: a full table's seats in one round trip; of several pushes, their Queries of
+the connections, then their posts, this many at a time (PynamoDB's and boto3's connection pools hold 10)."""
 
 _posting = ThreadPoolExecutor(max_workers=PUSH_WORKERS, thread_name_prefix="push")
+
+
+def _settled(call: Callable[[], T]) -> Future[T]:
+    """``call`` made in this thread: its outcome, a result or a failure."""
+    outcome: Future[T] = Future()
+    try:
+        outcome.set_result(call())
+    except Exception as failure:
+        outcome.set_exception(failure)
+    return outcome
+
+
+def _at_once(calls: Sequence[Callable[[], T]]) -> list[Future[T]]:
+    """Every call made, ``PUSH_WORKERS`` at a time (a single one in this thread), each to its end: their outcomes."""
+    if len(calls) == 1:
+        return [_settled(calls[0])]
+    outcomes = [_posting.submit(call) for call in calls]
+    wait(outcomes)
+    return outcomes
+
+
+def _raise_first(outcomes: Iterable[Future[Any]]) -> None:
+    for outcome in outcomes:
+        outcome.result()
 
 
 class WebSocketPushes(ConnectionStore):
     """Pushes to a table's or a player's connections; each recipient gets what the service chose for it.
 
     Also the connections store the ``ws`` function uses (connect, subscribe...).
-    A connection API Gateway reports gone is forgotten on the spot. The messages
-    are built in the caller's thread, then posted in parallel (``PUSH_WORKERS``):
-    a push costs one round trip, not one per seat, on the play path and the
-    coordinator's ordered one alike.
+    A connection API Gateway reports gone is forgotten on the spot. A round of
+    pushes (``many``; one push is a round of one) makes the Queries of its
+    recipients at once, builds the messages in the caller's thread (a table's
+    view once per viewer), then posts them all at once (``PUSH_WORKERS``): a
+    coordinator batch's pushes cost about two round trips, not two per table.
     """
 
     def __init__(self, endpoint: str) -> None:
@@ -109,35 +139,52 @@ class WebSocketPushes(ConnectionStore):
         except self._api.exceptions.GoneException:
             self.disconnect(connection)
 
-    def _post_all(self, posts: list[tuple[str, Mapping[str, Any]]]) -> None:
-        """Post each ``(connection, message)`` at once; the first failure is raised once all ended."""
-        if len(posts) < 2:
-            for connection, message in posts:
-                self._post(connection, message)
-            return
-        for done in [_posting.submit(self._post, connection, message) for connection, message in posts]:
-            done.result()
+    def _recipients(self, push: Push) -> list[tuple[str, str | None]]:
+        """The connections ``push`` goes to, each with its player (None: an observer): one Query."""
+        if isinstance(push, TablePush):
+            return list(self.subscribers(push.tournament_id, push.table_id))
+        return [(connection, push.player_id) for connection in self.of_player(push.player_id)]
+
+    @staticmethod
+    def _messages(push: Push, recipients: list[tuple[str, str | None]]) -> list[tuple[str, Mapping[str, Any]]]:
+        """What each recipient receives: a player's message, or the table as its viewer sees it (built once each)."""
+        if isinstance(push, PlayerPush):
+            return [(connection, push.message) for connection, _ in recipients]
+        views: dict[str | None, Mapping[str, Any]] = {}
+        posts: list[tuple[str, Mapping[str, Any]]] = []
+        for connection, player in recipients:
+            if player not in views:
+                views[player] = push.view(player or None)
+            posts.append((connection, views[player]))
+        return posts
+
+    def many(self, pushes: Sequence[Push]) -> None:
+        """The pushes' Queries at once, their messages built, then all their posts at once; the first failure (a
+        Query, a view, a post) is raised once every other push went out."""
+        found = _at_once([functools.partial(self._recipients, push) for push in pushes])
+        built = [
+            _settled(functools.partial(self._messages, push, lookup.result()))
+            for push, lookup in zip(pushes, found, strict=True)
+            if lookup.exception() is None
+        ]
+        posts = [post for messages in built if messages.exception() is None for post in messages.result()]
+        sent = _at_once([functools.partial(self._post, connection, message) for connection, message in posts])
+        _raise_first([*found, *built, *sent])
 
     def to_table(
         self, tournament_id: str, table_id: str, everyone: Mapping[str, Any], personal: Mapping[str, Mapping[str, Any]]
     ) -> None:
-        subscribers = self.subscribers(tournament_id, table_id)
-        self._post_all([(c, personal.get(player, everyone) if player else everyone) for c, player in subscribers])
+        self.many(
+            [TablePush(tournament_id, table_id, lambda player: personal.get(player, everyone) if player else everyone)]
+        )
 
     def to_table_views(
         self, tournament_id: str, table_id: str, view: Callable[[str | None], Mapping[str, Any]]
     ) -> None:
-        views: dict[str | None, Mapping[str, Any]] = {}
-        posts: list[tuple[str, Mapping[str, Any]]] = []
-        for connection, player in self.subscribers(tournament_id, table_id):
-            if player not in views:
-                views[player] = view(player or None)
-            posts.append((connection, views[player]))
-        self._post_all(posts)
+        self.many([TablePush(tournament_id, table_id, view)])
 
     def to_player(self, player_id: str, message: Mapping[str, Any]) -> None:
-        for connection in self.of_player(player_id):
-            self._post(connection, message)
+        self.many([PlayerPush(player_id, message)])
 
 
 class SqsTimeouts:

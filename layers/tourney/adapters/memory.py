@@ -35,6 +35,7 @@ from tourney.domain.hand_for_hand import HandForHand
 from tourney.domain.ledger import Account, Entry, Ledger
 from tourney.domain.table import Table
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
+from tourney.services.ports import Push, TablePush
 from tourney.services.records import (
     AccountRecord,
     AuditRecord,
@@ -576,6 +577,14 @@ class MemoryPushes:
         for connection, player in sorted(self._players.items()):
             if player == player_id:
                 self.deliveries.append(Delivery(connection, player, copy.deepcopy(dict(message))))
+
+    def many(self, pushes: Sequence[Push]) -> None:
+        """Each push in its turn (nothing here waits on a network)."""
+        for push in pushes:
+            if isinstance(push, TablePush):
+                self.to_table_views(push.tournament_id, push.table_id, push.view)
+            else:
+                self.to_player(push.player_id, push.message)
 
 
 @dataclass(order=True)

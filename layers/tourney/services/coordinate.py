@@ -44,9 +44,9 @@ from tourney.services.dealer import hand_history, publish_orders
 from tourney.services.deps import HandPorts
 from tourney.services.management import leave_play
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue
-from tourney.services.ports import Store
+from tourney.services.ports import PlayerPush, Push, Store
 from tourney.services.records import CoordinatorRecord, EntrantRecord, Record, TableRecord, evolve
-from tourney.services.tables import after_write, deal, push_table, retrying
+from tourney.services.tables import deal, follow_write, retrying, table_push
 from tourney.services.views import Coordinated, PlaceView, placed_push
 
 IN_PLAY = (TournamentStatus.RUNNING, TournamentStatus.TERMINATED)
@@ -389,27 +389,32 @@ class CoordinatorService(HandPorts):
         uow.commit()
 
     def _push(self, chunk: _Chunk) -> None:
-        """Push each changed table once, tell each moved player where they now sit and each placed player the place."""
+        """Push each changed table once, tell each moved player where they now sit and each placed player the place.
+
+        The dealt tables' time-outs are armed first, then the pushes go out together (``Pushes.many``).
+        """
         d = self._d
         touched = chunk.touched
         tid = touched.tournament_id
         dealt = {t for s in chunk.settled for t in s.dealt}
         held = {s.ended_at for s in chunk.settled if s.result.held}
+        pushes: list[Push] = []
         for table_id, current in touched.tables.items():
             stored = evolve(current, version=current.version + 1)
+            event = "table_changed"
             if table_id in dealt:
-                after_write(d, stored, "hand_dealt")
+                follow_write(d, stored)
+                event = "hand_dealt"
             elif table_id in held:
-                push_table(d, stored, "hand_for_hand")  # it waits for the round's other tables
-            else:
-                push_table(d, stored, "table_changed")
+                event = "hand_for_hand"  # it waits for the round's other tables
+            pushes.append(table_push(d, stored, event))
         for settled in chunk.settled:
             for change in settled.changes:  # each moved player is told where they now sit: a client opens that table
                 seats = touched.tables[change.to_table].table.players.items()
                 now_at = {p: seat for seat, p in seats}  # after a redraw
-                d.pushes.to_player(change.player, _moved(tid, change, now_at.get(change.player, change.to_seat)))
-            for p in settled.result.placings:
-                d.pushes.to_player(p.player_id, placed_push(tid, p))
+                pushes.append(PlayerPush(change.player, _moved(tid, change, now_at.get(change.player, change.to_seat))))
+            pushes += [PlayerPush(p.player_id, placed_push(tid, p)) for p in settled.result.placings]
+        d.pushes.many(pushes)
 
     def _redraw(self, table: Table, state: TournamentState) -> None:
         """The final table: every seat drawn again, then the button by cards (docs/rules.md, rule 12)."""

@@ -34,6 +34,7 @@ is raised. A unit of work is used once.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -253,13 +254,34 @@ class Store(Protocol):
 # -- messages out ------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class TablePush:
+    """A push to every connection subscribed to a table: each receives ``view(its player)`` (None: an observer)."""
+
+    tournament_id: str
+    table_id: str
+    view: Callable[[str | None], Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class PlayerPush:
+    """A push of ``message`` to every connection of one player."""
+
+    player_id: str
+    message: Mapping[str, Any]
+
+
+Push = TablePush | PlayerPush
+
+
 class Pushes(Protocol):
     """Messages to WebSocket connections. The service decides what each recipient may see.
 
     ``to_table``: every connection subscribed to the table receives
     ``personal[player]`` if its player has an entry there, else ``everyone``
     (observers and the other players: never a hole card before it is shown).
-    ``to_player``: every connection of that player.
+    ``to_player``: every connection of that player. ``many``: several pushes
+    at once.
     """
 
     def to_table(
@@ -278,6 +300,13 @@ class Pushes(Protocol):
         ...
 
     def to_player(self, player_id: str, message: Mapping[str, Any]) -> None: ...
+
+    def many(self, pushes: Sequence[Push]) -> None:
+        """Each push as ``to_table_views`` or ``to_player`` makes it; the adapter may make them concurrently.
+
+        Every push is attempted; the first failure is raised once all ended.
+        """
+        ...
 
 
 class TimeoutScheduler(Protocol):
@@ -325,10 +354,13 @@ __all__ = [
     "HandRepository",
     "LedgerReader",
     "MuteRepository",
+    "PlayerPush",
+    "Push",
     "Pushes",
     "RegistrationRepository",
     "StartScheduler",
     "Store",
+    "TablePush",
     "TableRepository",
     "TimeoutScheduler",
     "TournamentRepository",

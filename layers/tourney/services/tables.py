@@ -25,6 +25,7 @@ from tourney.domain.tournament import TournamentState
 from tourney.services.deps import Deps
 from tourney.services.messages import HandEnded, TimeoutDue
 from tourney.services.names import names_of
+from tourney.services.ports import TablePush
 from tourney.services.records import TableRecord, evolve
 from tourney.services.views import LastActionView, PotView, SeatView, TableView, ToAct, shown_draw
 
@@ -184,8 +185,8 @@ def _to_act(record: TableRecord, decision_seconds: int, away_seconds: int) -> To
     )
 
 
-def push_table(deps: Deps, record: TableRecord, event: str) -> None:
-    """Push the table to its connections: each seated player their own view, everyone else the observer's.
+def table_push(deps: Deps, record: TableRecord, event: str) -> TablePush:
+    """The push of the table to its connections: each seated player their own view, everyone else the observer's.
 
     Views are built only for the viewers connected (``Pushes.to_table_views``).
     """
@@ -202,7 +203,28 @@ def push_table(deps: Deps, record: TableRecord, event: str) -> None:
         )
         return {"event": event, "table": seen.to_dict()}
 
-    deps.pushes.to_table_views(record.tournament_id, record.table_id, view)
+    return TablePush(record.tournament_id, record.table_id, view)
+
+
+def push_table(deps: Deps, record: TableRecord, event: str) -> None:
+    """Push the table to its connections (:func:`table_push`)."""
+    push = table_push(deps, record, event)
+    deps.pushes.to_table_views(push.tournament_id, push.table_id, push.view)
+
+
+def follow_write(deps: Deps, record: TableRecord) -> Awaiting | None:
+    """What follows a committed table write but its pushes: the hand's end to the coordinator, or the next time-out.
+
+    Answers the decision now awaited, whose time-out was armed (None: none is).
+    """
+    table = record.table
+    hand = table.hand
+    if hand is not None and hand.is_over and not hand.is_cancelled and record.coordinated_hand < table.hand_number:
+        deps.coordination.hand_ended(
+            HandEnded(tournament_id=record.tournament_id, table=record.table_id, hand=table.hand_number)
+        )
+        return None
+    return arm(deps, record)
 
 
 def after_write(deps: Deps, record: TableRecord, event: str) -> Awaiting | None:
@@ -212,15 +234,7 @@ def after_write(deps: Deps, record: TableRecord, event: str) -> Awaiting | None:
     action costs one read and one write of its table and nothing else. Answers
     the decision now awaited, whose time-out was armed (None: none is).
     """
-    table = record.table
-    hand = table.hand
-    awaiting: Awaiting | None = None
-    if hand is not None and hand.is_over and not hand.is_cancelled and record.coordinated_hand < table.hand_number:
-        deps.coordination.hand_ended(
-            HandEnded(tournament_id=record.tournament_id, table=record.table_id, hand=table.hand_number)
-        )
-    else:
-        awaiting = arm(deps, record)
+    awaiting = follow_write(deps, record)
     push_table(deps, record, event)
     return awaiting
 
@@ -250,4 +264,15 @@ def arm(deps: Deps, record: TableRecord, now: datetime | None = None) -> Awaitin
     return awaiting
 
 
-__all__ = ["SeatStatus", "after_write", "arm", "deal", "deal_at", "push_table", "retrying", "table_view"]
+__all__ = [
+    "SeatStatus",
+    "after_write",
+    "arm",
+    "deal",
+    "deal_at",
+    "follow_write",
+    "push_table",
+    "retrying",
+    "table_push",
+    "table_view",
+]

@@ -32,7 +32,7 @@ import heapq
 import itertools
 import math
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -52,6 +52,7 @@ from tourney.services.messages import (
     TimeoutDue,
     deduplication_id,
 )
+from tourney.services.ports import PlayerPush, Push, TablePush
 from tourney.services.records import Record
 from tourney.simulation.faults import NO_FAULTS, CrashPoint, FaultPlan
 from tourney.simulation.permissions import AccessDenied, ChatLogAs, Grants, StoreAs, View
@@ -862,34 +863,26 @@ class _Pushes:
     def to_table(
         self, tournament_id: str, table_id: str, everyone: Mapping[str, Any], personal: Mapping[str, Mapping[str, Any]]
     ) -> None:
-        self._may_push()
-        if self._cloud._run is not None:
-            charge_table_posts(self._cloud, self._cloud._run, tournament_id, table_id)
+        self.many([TablePush(tournament_id, table_id, lambda player: everyone)])
 
     def to_table_views(
         self, tournament_id: str, table_id: str, view: Callable[[str | None], Mapping[str, Any]]
     ) -> None:
-        self._may_push()
-        if self._cloud._run is not None:
-            charge_table_posts(self._cloud, self._cloud._run, tournament_id, table_id)
+        self.many([TablePush(tournament_id, table_id, view)])
 
     def to_player(self, player_id: str, message: Mapping[str, Any]) -> None:
-        self._may_push()
+        self.many([PlayerPush(player_id, message)])
+
+    def many(self, pushes: Sequence[Push]) -> None:
+        for _ in pushes:
+            self._may_push()
         if self._cloud._run is not None:
-            charge_player_posts(self._cloud._run, player_id)
-        self.on_player_message(player_id, dict(message))
+            from tourney.simulation.aws.delivery import charge_pushes
 
-
-def charge_table_posts(cloud: Cloud, run: Invocation, tournament_id: str, table_id: str) -> None:
-    from tourney.simulation.aws.delivery import charge_table_posts as charge
-
-    charge(cloud.store, run, tournament_id, table_id)
-
-
-def charge_player_posts(run: Invocation, player_id: str) -> None:
-    from tourney.simulation.aws.delivery import charge_player_posts as charge
-
-    charge(run, player_id)
+            charge_pushes(self._cloud.store, self._cloud._run, pushes)
+        for push in pushes:
+            if isinstance(push, PlayerPush):
+                self.on_player_message(push.player_id, dict(push.message))
 
 
 # -- the workflows, as infra/workflow_states.py describes them ------------------------------

@@ -124,10 +124,11 @@ Hooking it into the simulated cloud (``cloud.py``; off unless the benchmark pass
    ``seconds += self._run.watch.elapsed``, and do not use the fixed-delay lanes then (``fixed=False``): with
    offsets, one lane's due times are no longer in send order, and a lane would move the clock backwards.
 4. The adapters charge the running invocation: ``_Timers.arm`` ``run.send(fifo=False)``; ``_Fifo._send``
-   ``run.send(fifo=True)``; ``_Workflows.*`` ``run.start_execution()``; ``_Pushes.to_table`` /
-   ``to_table_views`` a Query of the connections' ``subscribers`` index (eventually consistent) then
-   ``run.post(n)``, ``n`` the table's seated players and watchers (``adapters/aws.py`` posts one by one);
-   ``to_player`` ``run.post(1)``.
+   ``run.send(fifo=True)``; ``_Workflows.*`` ``run.start_execution()``; ``_Pushes.many`` (and each single
+   push, a round of one) ``delivery.charge_pushes``: a Query of the connections' index per push (a table's
+   ``subscribers``, a player's connections; eventually consistent), all at once, then ``run.post(n)`` of them
+   all at once, ``n`` the tables' seated players and one per player, ``PUSH_WORKERS`` at a time as
+   ``adapters/aws.py`` makes them.
 5. Delivery: ``DELIVERY_SECONDS`` and ``TASK_SECONDS`` become ``latencies.sqs_to_lambda`` and
    ``state_transition``. ``_Fifo._deliver`` takes up to ``batch_size`` (10, the template's) messages of the group
    in one invocation, processes them in order and stops at the first failure (``SqsFifoPartialProcessor``: the

@@ -7,19 +7,20 @@ busy until the invocation ends (never two batches in flight), polled again ``sqs
 throttled at the function's reservation is tried again when a slot frees, without counting a receive (the event
 source's maximum concurrency equals the reservation, so SQS keeps the message).
 
-:func:`charge_table_posts` and :func:`charge_player_posts` charge a push as ``adapters/aws.py`` makes it: a Query of
-the connections' index (eventually consistent), then one post per connection, one after the other.
+:func:`charge_pushes` charges a round of pushes as ``adapters/aws.py`` makes it: the Queries of the connections'
+indexes (eventually consistent) at once, then every post at once, ``PUSH_WORKERS`` at a time.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from tourney.adapters.aws import PUSH_WORKERS
 from tourney.domain.errors import NotFound
+from tourney.services.ports import PlayerPush, Push
 from tourney.simulation.aws.items import Consistency
 
 if TYPE_CHECKING:
@@ -109,20 +110,33 @@ class FifoBatches:
         fifo._poll(group_id, self.cloud.delivery_seconds)
 
 
-def charge_table_posts(store: MemoryStore, run: Invocation, tournament_id: str, table_id: str) -> None:
-    """A push to a table: the Query of its subscribers, then a post to each (its seated players), ``PUSH_WORKERS``
-    at once as ``adapters/aws.py`` posts them."""
+def _recipients(store: MemoryStore, push: Push) -> tuple[str, int]:
+    """The connections' partition a push's Query reads, and the connections it finds: a table's seated players, a
+    player's one connection."""
+    if isinstance(push, PlayerPush):
+        return f"{CONNECTIONS_TABLE}/player#{push.player_id}", 1
     try:
-        seated = store.stored_table(tournament_id, table_id).table.seated
+        seated = store.stored_table(push.tournament_id, push.table_id).table.seated
     except NotFound:
         seated = 0
-    partition = f"{CONNECTIONS_TABLE}/table#{tournament_id}#{table_id}"
-    run.query(partition, [CONNECTION_ITEM_BYTES] * seated, Consistency.EVENTUAL)
-    if seated:
-        run.post(seated, workers=PUSH_WORKERS)
+    return f"{CONNECTIONS_TABLE}/table#{push.tournament_id}#{push.table_id}", seated
 
 
-def charge_player_posts(run: Invocation, player_id: str) -> None:
-    """A push to one player: the Query of the player's connections, then a post to the one found."""
-    run.query(f"{CONNECTIONS_TABLE}/player#{player_id}", [CONNECTION_ITEM_BYTES], Consistency.EVENTUAL)
-    run.post(1)
+def _query(run: Invocation, partition: str, found: int) -> None:
+    run.query(partition, [CONNECTION_ITEM_BYTES] * found, Consistency.EVENTUAL)
+
+
+def charge_pushes(store: MemoryStore, run: Invocation, pushes: Sequence[Push]) -> None:
+    """Pushes as ``adapters/aws.py`` makes them: the Queries of their recipients at once, then every post at once,
+    ``PUSH_WORKERS`` at a time. The invocation waits for the slowest Query, then for the posts' rounds."""
+    lookups = [_recipients(store, push) for push in pushes]
+    if len(lookups) == 1:  # the play path's one push: no group to build
+        _query(run, *lookups[0])
+    else:
+        with run.watch.parallel(PUSH_WORKERS) as group:
+            for partition, found in lookups:
+                with run.branch(group):
+                    _query(run, partition, found)
+    posts = sum(found for _, found in lookups)
+    if posts:
+        run.post(posts, workers=PUSH_WORKERS)

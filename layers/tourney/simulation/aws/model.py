@@ -32,7 +32,8 @@ is billed (cold start included: Lambda bills the init phase since August 2025). 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 
 from tourney.simulation.aws.capacity import (
     DYNAMODB_THROTTLED,
@@ -44,7 +45,7 @@ from tourney.simulation.aws.capacity import (
     with_retries,
 )
 from tourney.simulation.aws.items import Consistency, check_item_size, read_units, write_units
-from tourney.simulation.aws.latency import DEFAULT_LATENCIES, Latencies, Stopwatch
+from tourney.simulation.aws.latency import DEFAULT_LATENCIES, Latencies, ParallelGroup, Stopwatch
 from tourney.simulation.aws.pricing import DEFAULT_PRICES, CostMeter, Prices
 from tourney.simulation.aws.records import StoredItem
 from tourney.simulation.aws.requests import Request
@@ -158,7 +159,17 @@ class Invocation:
     @property
     def now(self) -> float:
         """The cloud's clock at the next call."""
-        return self.start + self.watch.elapsed
+        return self.start + self.watch.now
+
+    @contextmanager
+    def branch(self, group: ParallelGroup) -> Iterator[None]:
+        """The calls made meanwhile as one branch of ``group`` (``watch.parallel``): one thread's among others."""
+        main = self.watch
+        try:
+            with group.branch() as self.watch:
+                yield
+        finally:
+            self.watch = main
 
     def _single(self, request: Request, partition: str, *, write: float = 0.0, read: float = 0.0) -> None:
         self._many(request, [(partition, write, read)])
