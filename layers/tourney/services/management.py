@@ -205,8 +205,18 @@ class ManagementService:
 
     # -- helpers -------------------------------------------------------------------
 
-    def _stored(self, audit_id: str, tournament_id: str | None, player: str | None) -> AuditRecord | None:
-        return self._d.store.audit.get(audit_id, tournament_id, player)
+    def _once(self, asked: _Asked, view: Callable[[AuditRecord], V], act: Callable[[datetime], V]) -> V:
+        """``act`` at the present moment, retried on a conflict, unless ``asked`` is stored: its replay answers it."""
+
+        def attempt() -> V:
+            done = self._d.store.audit.get(asked.audit_id, asked.tournament_id, asked.player)
+            if done is None:
+                return act(self._d.clock.now())
+            if asked.facts is None:
+                return view(done)
+            return view(_same_request(done, asked.operator, asked.reason, asked.facts))
+
+        return retrying(self._d, attempt)
 
     def _seated(self, tid: str, player: str) -> tuple[EntrantRecord, TableRecord]:
         t = self._d.store.tournaments.get(tid)
@@ -231,13 +241,10 @@ class ManagementService:
         if type(delta) is not int or delta == 0 or abs(delta) > MAX_STACK_ADJUSTMENT:
             raise IllegalAction(f"a stack adjustment is a non-zero int of chips up to {MAX_STACK_ADJUSTMENT}")
         audit_id = f"stack:{tid}:{player}:{_key(key)}"
+        asked = _Asked(audit_id, operator, reason, player, tid, {"delta": delta})
 
-        def attempt() -> StackAdjusted:
-            done = self._stored(audit_id, tid, player)
-            if done is not None:
-                return _stack_view(_same_request(done, operator, reason, {"delta": delta}))
+        def adjust(now: datetime) -> StackAdjusted:
             d = self._d
-            now = d.clock.now()
             t = d.store.tournaments.get(tid)
             entrant, record = self._seated(tid, player)
             table = record.table
@@ -280,20 +287,17 @@ class ManagementService:
             push_table(d, evolve(fresh, version=fresh.version + 1), "stack_adjusted")
             return _stack_view(audit)
 
-        return retrying(self._d, attempt)
+        return self._once(asked, _stack_view, adjust)
 
     # -- disqualification ----------------------------------------------------------
 
     def disqualify(self, tid: str, player: str, operator: str, reason: str) -> Disqualified:
         """Disqualify ``player`` (module docstring); a second disqualification answers the first."""
         audit_id = f"disqualify:{tid}:{player}"
+        asked = _Asked(audit_id, operator, reason, player, tid)
 
-        def attempt() -> Disqualified:
-            done = self._stored(audit_id, tid, player)
-            if done is not None:
-                return _disqualified_view(done)
+        def disqualify(now: datetime) -> Disqualified:
             d = self._d
-            now = d.clock.now()
             t = d.store.tournaments.get(tid)
             entrant, record = self._seated(tid, player)
             table = record.table
@@ -333,7 +337,7 @@ class ManagementService:
             d.pushes.to_player(player, {"event": "disqualified", "tournament_id": tid, "reason": audit.reason})
             return _disqualified_view(audit)
 
-        return retrying(self._d, attempt)
+        return self._once(asked, _disqualified_view, disqualify)
 
     # -- chat mutes ----------------------------------------------------------------
 
@@ -360,13 +364,10 @@ class ManagementService:
     ) -> MuteView:
         act = AuditAct.MUTE if muted else AuditAct.UNMUTE
         audit_id = f"{act}:{player}:{key}"
+        asked = _Asked(audit_id, operator, reason, player, facts={"minutes": minutes})
 
-        def attempt() -> MuteView:
-            done = self._stored(audit_id, None, player)
-            if done is not None:
-                return _mute_view(_same_request(done, operator, reason, {"minutes": minutes}))
+        def set_mute(now: datetime) -> MuteView:
             d = self._d
-            now = d.clock.now()
             existing = d.store.mutes.get(player)
             was_muted = existing is not None and existing.muted_at(now)
             if not muted and not was_muted:
@@ -399,7 +400,7 @@ class ManagementService:
             d.pushes.to_player(player, {"event": "muted" if muted else "unmuted", "until": _iso(until)})
             return _mute_view(audit)
 
-        return retrying(self._d, attempt)
+        return self._once(asked, _mute_view, set_mute)
 
     # -- money ---------------------------------------------------------------------
 
@@ -433,12 +434,10 @@ class ManagementService:
     def _money(self, move: _Move, view: Callable[[AuditRecord], V]) -> V:
         """The money act ``move``, posted and audited once per key (its audit id)."""
 
-        def attempt() -> V:
-            done = self._stored(move.audit_id, None, move.player)
-            if done is not None:
-                return view(_same_request(done, move.operator, move.reason, {"amount": move.amount}))
+        asked = _Asked(move.audit_id, move.operator, move.reason, move.player, facts={"amount": move.amount})
+
+        def post(now: datetime) -> V:
             d = self._d
-            now = d.clock.now()
             before = d.store.ledger.balance(player_account(move.player))
             entry = move.entry(now)
             audit = audit_record(
@@ -458,7 +457,20 @@ class ManagementService:
             uow.commit()
             return view(audit)
 
-        return retrying(self._d, attempt)
+        return self._once(asked, view, post)
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """An operator's act as asked: its audit id (one per key) and the facts a replay of it must repeat."""
+
+    audit_id: str
+    operator: str
+    reason: str
+    player: str
+    tournament_id: str | None = None
+    facts: Mapping[str, object] | None = None
+    """None: any replay is the first request again (a disqualification, one per player and tournament)."""
 
 
 @dataclass(frozen=True)
