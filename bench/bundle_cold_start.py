@@ -9,8 +9,9 @@ system (``/var/task``, ``/opt``), under Python 3.12. This benchmark imports
 each handler from the synthesized assets, with the runtime's Python
 (``infra.layers.runtime_python``: 3.12, whatever runs this script), in a fresh
 interpreter with ``-S`` (no site-packages: only the assets, the runtime's
-boto3 and the standard library) and ``PYTHONDONTWRITEBYTECODE`` (nothing is
-written, as on a read-only file system), twice:
+boto3 and the standard library), the environment variables the template gives
+the function, and ``PYTHONDONTWRITEBYTECODE`` (nothing is written, as on a
+read-only file system), twice:
 
 - ``as_shipped``: the assets as they are, with the bytecode the bundling
   compiled into them;
@@ -41,6 +42,7 @@ import statistics
 import subprocess
 import sysconfig
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -61,9 +63,25 @@ def synthesize(outdir: Path) -> Path:
     return outdir
 
 
+def _template(outdir: Path) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((outdir / "Tourney.template.json").read_text())
+    return loaded
+
+
+def variables(outdir: Path) -> dict[str, dict[str, str]]:
+    """Each function's environment variables with a literal value, as Lambda sets them before the import."""
+    found: dict[str, dict[str, str]] = {}
+    for resource in _template(outdir)["Resources"].values():
+        name = resource.get("Metadata", {}).get("tourney:function")
+        if resource["Type"] == "AWS::Lambda::Function" and name is not None:
+            environment = resource["Properties"].get("Environment", {}).get("Variables", {})
+            found[name] = {key: value for key, value in environment.items() if isinstance(value, str)}
+    return found
+
+
 def assets(outdir: Path) -> tuple[dict[str, Path], Path, Path]:
     """The synthesized code folders: each function's, the shared layer's and the dependency layer's."""
-    template = json.loads((outdir / "Tourney.template.json").read_text())
+    template = _template(outdir)
     functions: dict[str, Path] = {}
     layers: dict[str, Path] = {}
     for resource in template["Resources"].values():
@@ -116,17 +134,19 @@ def strip_bytecode(folder: Path) -> None:
         shutil.rmtree(cache)
 
 
-def _environment(function: Path, path: list[Path]) -> dict[str, str]:
+def _environment(function: Path, path: list[Path], variables: Mapping[str, str]) -> dict[str, str]:
+    """This machine's environment without Python's, AWS's or Powertools' settings, then the function's own."""
     env = {key: value for key, value in os.environ.items() if not key.startswith(("PYTHON", "AWS_", "POWERTOOLS_"))}
+    env.update(variables)
     env.update(PYTHONPATH=os.pathsep.join(str(p) for p in [function, *path]), PYTHONDONTWRITEBYTECODE="1")
     return env
 
 
-def import_ms(function: Path, path: list[Path]) -> float:
+def import_ms(function: Path, path: list[Path], variables: Mapping[str, str]) -> float:
     """Cumulative import time of ``app`` (ms) in a fresh interpreter that writes no bytecode."""
     done = subprocess.run(
         [runtime_python(), "-S", "-X", "importtime", "-c", "import app"],
-        cwd=function, env=_environment(function, path), capture_output=True, text=True, check=True,
+        cwd=function, env=_environment(function, path, variables), capture_output=True, text=True, check=True,
     )  # fmt: skip
     for line in done.stderr.splitlines():
         match = LINE.search(line)
@@ -135,11 +155,11 @@ def import_ms(function: Path, path: list[Path]) -> float:
     raise RuntimeError(f"no import time for app in {function}")
 
 
-def instructions(function: Path, path: list[Path], code: str = "import app") -> int:
+def instructions(function: Path, path: list[Path], variables: Mapping[str, str], code: str = "import app") -> int:
     """Instructions the interpreter runs for ``code`` (callgrind): what load on the machine does not change."""
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", runtime_python(), "-S", "-c", code],
-        cwd=function, env=_environment(function, path), capture_output=True, text=True, check=True,
+        cwd=function, env=_environment(function, path, variables), capture_output=True, text=True, check=True,
     )  # fmt: skip
     match = re.search(r"Collected : (\d+)", done.stderr)
     if match is None:
@@ -147,19 +167,26 @@ def instructions(function: Path, path: list[Path], code: str = "import app") -> 
     return int(match.group(1))
 
 
-def import_instructions(functions: dict[str, Path], path: list[Path]) -> dict[str, int]:
+def import_instructions(
+    functions: dict[str, Path], path: list[Path], variables: dict[str, dict[str, str]]
+) -> dict[str, int]:
     """Millions of instructions each handler's import costs, the interpreter's own start subtracted."""
-    start = instructions(next(iter(functions.values())), path, "pass")
-    return {name: round((instructions(folder, path) - start) / 1e6) for name, folder in sorted(functions.items())}
+    start = instructions(next(iter(functions.values())), path, {}, "pass")
+    return {
+        name: round((instructions(folder, path, variables[name]) - start) / 1e6)
+        for name, folder in sorted(functions.items())
+    }
 
 
-def timings(functions: dict[str, Path], path: list[Path], runs: int) -> dict[str, dict[str, float]]:
+def timings(
+    functions: dict[str, Path], path: list[Path], variables: dict[str, dict[str, str]], runs: int
+) -> dict[str, dict[str, float]]:
     """Each handler's median and best import (ms) over ``runs``, the handlers taken in turn so that a burst of load
     on this shared machine falls on all of them."""
     times: dict[str, list[float]] = {name: [] for name in sorted(functions)}
     for _ in range(runs):
         for name, folder in sorted(functions.items()):
-            times[name].append(import_ms(folder, path))
+            times[name].append(import_ms(folder, path, variables[name]))
     return {name: {"median": round(statistics.median(t), 1), "best": round(min(t), 1)} for name, t in times.items()}
 
 
@@ -170,12 +197,13 @@ def measure(cdk_out: Path | None = None, runs: int = 5, count: bool = False) -> 
         work = Path(temporary)
         outdir = cdk_out or synthesize(work / "cdk.out")
         functions, path = prepare(outdir, work / "copy")
-        result["as_shipped_ms"] = timings(functions, path, runs)
+        env = variables(outdir)
+        result["as_shipped_ms"] = timings(functions, path, env, runs)
         if count:
-            result["as_shipped_million_instructions"] = import_instructions(functions, path)
+            result["as_shipped_million_instructions"] = import_instructions(functions, path, env)
         for folder in [*functions.values(), *path[:2]]:
             strip_bytecode(folder)
-        result["without_bytecode_ms"] = timings(functions, path, runs)
+        result["without_bytecode_ms"] = timings(functions, path, env, runs)
     return result
 
 

@@ -4,7 +4,8 @@
 
 Each function's module is imported in a fresh interpreter with ``-X
 importtime``; the figure is the cumulative microseconds of the handler module
-itself (everything it imports at module level), median of the runs. Bytecode
+itself (everything it imports at module level), median of the runs, with the
+environment every function is given (``infra.wiring.COMMON_ENVIRONMENT``). Bytecode
 is compiled first (as the Lambda packaging should), so the figure is the
 import, not the compilation: this environment sets PYTHONDONTWRITEBYTECODE,
 which would otherwise make every run compile from source.
@@ -21,6 +22,8 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+
+from infra.wiring import COMMON_ENVIRONMENT
 
 ROOT = Path(__file__).resolve().parent.parent
 LINE = re.compile(r"import time:\s+(\d+) \|\s+(\d+) \|\s*(\S+)")
@@ -44,7 +47,7 @@ def import_ms(name: str, env: dict[str, str]) -> float:
 
 
 def measure(runs: int = 7) -> dict[str, float]:
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | COMMON_ENVIRONMENT
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(ROOT / "layers")])
     for folder in ("functions", "layers"):
         compileall.compile_dir(str(ROOT / folder), quiet=1)

@@ -145,6 +145,8 @@ COMMON_ENVIRONMENT: dict[str, str] = {
     "POWERTOOLS_SERVICE_NAME": "tourney",
     "POWERTOOLS_METRICS_NAMESPACE": "Tourney",
     "POWERTOOLS_LOG_LEVEL": "INFO",
+    # We ship no pydantic plugin; without this, the first model a cold start builds reads every package's metadata.
+    "PYDANTIC_DISABLE_PLUGINS": "__all__",
 }
 METRICS_NAMESPACE = COMMON_ENVIRONMENT["POWERTOOLS_METRICS_NAMESPACE"]
 

@@ -68,3 +68,12 @@ def test_the_dependency_layer_ships_bytecode_for_every_package_a_handler_imports
     for package in ("pydantic", "pydantic_core", "aws_lambda_powertools", "pynamodb", "jwt", "typing_extensions.py"):
         modules = [site / package] if package.endswith(".py") else list((site / package).rglob("*.py"))
         assert modules and [m for m in modules if not _pyc(m).is_file()] == [], package
+
+
+def test_every_function_starts_without_reading_every_packages_metadata(synthesized: Synthesized) -> None:
+    # pydantic looks for plugins in every installed package's entry points when it builds its first model (the
+    # settings, at every cold start); we ship none, and the variable tells it so before the import.
+    functions = synthesized.of_app("AWS::Lambda::Function").values()
+    assert {f["Properties"]["Environment"]["Variables"].get("PYDANTIC_DISABLE_PLUGINS") for f in functions} == {
+        "__all__"
+    }
