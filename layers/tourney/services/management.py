@@ -45,7 +45,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from tourney.domain.errors import Conflict, HandInProgress, IdempotencyConflict, IllegalAction, NotFound, NotSeated
 from tourney.domain.ledger import (
@@ -241,7 +241,7 @@ class ManagementService:
         if type(delta) is not int or delta == 0 or abs(delta) > MAX_STACK_ADJUSTMENT:
             raise IllegalAction(f"a stack adjustment is a non-zero int of chips up to {MAX_STACK_ADJUSTMENT}")
         audit_id = f"stack:{tid}:{player}:{_key(key)}"
-        asked = _Asked(audit_id, operator, reason, player, tid, {"delta": delta})
+        asked = _Asked(AuditAct.STACK_ADJUSTMENT, audit_id, operator, reason, player, tid, facts={"delta": delta})
 
         def adjust(now: datetime) -> StackAdjusted:
             d = self._d
@@ -266,14 +266,8 @@ class ManagementService:
                 fresh = evolve(record, updated_at=now)
             after_stack = fresh.table.stack(seat)
             pending_after = sum(c for p, c in fresh.pending_chips if p == player)
-            audit = audit_record(
+            audit = asked.audited(
                 d,
-                audit_id=audit_id,
-                operator=operator,
-                act=AuditAct.STACK_ADJUSTMENT,
-                reason=reason,
-                tournament_id=tid,
-                player_id=player,
                 before={"stack": stack, "pending_chips": pending_before, "table": record.table_id},
                 after={"stack": after_stack, "pending_chips": pending_after, "delta": delta, "pending": in_hand},
                 at=now,
@@ -293,8 +287,7 @@ class ManagementService:
 
     def disqualify(self, tid: str, player: str, operator: str, reason: str) -> Disqualified:
         """Disqualify ``player`` (module docstring); a second disqualification answers the first."""
-        audit_id = f"disqualify:{tid}:{player}"
-        asked = _Asked(audit_id, operator, reason, player, tid)
+        asked = _Asked(AuditAct.DISQUALIFY, f"disqualify:{tid}:{player}", operator, reason, player, tid)
 
         def disqualify(now: datetime) -> Disqualified:
             d = self._d
@@ -311,14 +304,8 @@ class ManagementService:
             folded = table.fold_at_once(player, now) is not None
             leaving = table.stack(seat) if player in table.players.values() else 0
             fresh = evolve(record, disqualified=(*record.disqualified, player), updated_at=now)
-            audit = audit_record(
+            audit = asked.audited(
                 d,
-                audit_id=audit_id,
-                operator=operator,
-                act=AuditAct.DISQUALIFY,
-                reason=reason,
-                tournament_id=tid,
-                player_id=player,
                 before={"stack": stack_before, "in_hand": in_hand, "table": record.table_id, "place": None},
                 after={"folded": folded, "chips_leaving_play": leaving, "place": None, "prize": 0},
                 at=now,
@@ -363,8 +350,7 @@ class ManagementService:
         self, player: str, operator: str, reason: str, minutes: int | None, key: str, *, muted: bool
     ) -> MuteView:
         act = AuditAct.MUTE if muted else AuditAct.UNMUTE
-        audit_id = f"{act}:{player}:{key}"
-        asked = _Asked(audit_id, operator, reason, player, facts={"minutes": minutes})
+        asked = _Asked(act, f"{act}:{player}:{key}", operator, reason, player, facts={"minutes": minutes})
 
         def set_mute(now: datetime) -> MuteView:
             d = self._d
@@ -382,13 +368,8 @@ class ManagementService:
                 until=until,
                 version=existing.version if existing is not None else 0,
             )
-            audit = audit_record(
+            audit = asked.audited(
                 d,
-                audit_id=audit_id,
-                operator=operator,
-                act=act,
-                reason=reason,
-                player_id=player,
                 before=_mute_state(existing if was_muted else None),
                 after={**_mute_state(mute if muted else None), "minutes": minutes},
                 at=now,
@@ -434,19 +415,14 @@ class ManagementService:
     def _money(self, move: _Move, view: Callable[[AuditRecord], V]) -> V:
         """The money act ``move``, posted and audited once per key (its audit id)."""
 
-        asked = _Asked(move.audit_id, move.operator, move.reason, move.player, facts={"amount": move.amount})
+        asked = _Asked(move.act, move.audit_id, move.operator, move.reason, move.player, facts={"amount": move.amount})
 
         def post(now: datetime) -> V:
             d = self._d
             before = d.store.ledger.balance(player_account(move.player))
             entry = move.entry(now)
-            audit = audit_record(
+            audit = asked.audited(
                 d,
-                audit_id=move.audit_id,
-                operator=move.operator,
-                act=move.act,
-                reason=move.reason,
-                player_id=move.player,
                 before={"balance": before},
                 after={"balance": before + move.amount, "amount": move.amount, "entry": entry.key},
                 at=now,
@@ -464,6 +440,7 @@ class ManagementService:
 class _Asked:
     """An operator's act as asked: its audit id (one per key) and the facts a replay of it must repeat."""
 
+    act: AuditAct
     audit_id: str
     operator: str
     reason: str
@@ -471,6 +448,13 @@ class _Asked:
     tournament_id: str | None = None
     facts: Mapping[str, object] | None = None
     """None: any replay is the first request again (a disqualification, one per player and tournament)."""
+
+    def audited(self, deps: Deps, before: Mapping[str, Any], after: Mapping[str, Any], at: datetime) -> AuditRecord:
+        """The act's audit record, done ``at``: what it found (``before``) and what it left (``after``)."""
+        return audit_record(
+            deps, audit_id=self.audit_id, operator=self.operator, act=self.act, reason=self.reason,
+            tournament_id=self.tournament_id, player_id=self.player, before=before, after=after, at=at,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)
