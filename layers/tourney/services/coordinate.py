@@ -252,8 +252,8 @@ class CoordinatorService(HandPorts):
         uow.save(record)
         uow.commit()
         self._arm_rebuy_close(m.tournament_id, m.table, m.hand, closes, now)
-        for player in record.rebuy_pending:
-            d.pushes.to_player(player, {"event": "rebuy_offered", "tournament_id": m.tournament_id, "table": m.table})
+        offer = {"event": "rebuy_offered", "tournament_id": m.tournament_id, "table": m.table}
+        d.pushes.many([PlayerPush(player, offer) for player in record.rebuy_pending])
         return Coordinated(m.tournament_id, m.table, m.hand, waiting_for_rebuys=record.rebuy_pending)
 
     def _arm_rebuy_close(self, tid: str, table: str, hand: int, closes: datetime, now: datetime) -> None:
