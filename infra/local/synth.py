@@ -14,9 +14,15 @@ from infra.local.template import TemplateError
 log = logging.getLogger("infra.local")
 
 
+TABLES_DECLARATION = Path("layers/tourney/adapters/dynamo/schema.py")
+"""The tables, their keys and indexes, which ``infra/tables.py`` builds the stack's tables from."""
+
+
 def cdk_sources(repo_root: Path) -> list[Path]:
-    """The files a synth depends on: ``app.py``, ``cdk.json``, and ``infra/`` less the local runtime."""
-    sources = [p for p in (repo_root / "app.py", repo_root / "cdk.json") if p.exists()]
+    """The files a synth depends on: ``app.py``, ``cdk.json``, the tables' declaration, and ``infra/`` less the
+    local runtime."""
+    candidates = (repo_root / "app.py", repo_root / "cdk.json", repo_root / TABLES_DECLARATION)
+    sources = [p for p in candidates if p.exists()]
     infra_dir = repo_root / "infra"
     if infra_dir.is_dir():
         sources += [p for p in infra_dir.rglob("*.py") if "local" not in p.relative_to(infra_dir).parts[:1]]

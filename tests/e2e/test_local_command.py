@@ -105,3 +105,22 @@ def test_cdk_out_older_than_the_sources_needs_a_synth(tmp_path: Path) -> None:
     assert not synth.needs_synth(cdk_out, tmp_path)
     (tmp_path / "app.py").write_text("")  # newer than the synth
     assert synth.needs_synth(cdk_out, tmp_path)
+
+
+def test_cdk_out_older_than_the_tables_declaration_needs_a_synth(tmp_path: Path) -> None:
+    import os
+
+    # Given a synthesized cdk.out newer than infra/
+    (tmp_path / "infra").mkdir()
+    os.utime(tmp_path / "infra", (500, 500))
+    (tmp_path / "cdk.out").mkdir()
+    manifest = tmp_path / "cdk.out" / "manifest.json"
+    manifest.write_text("{}")
+    os.utime(manifest, (1000, 1000))
+    assert not synth.needs_synth(tmp_path / "cdk.out", tmp_path)
+    # When the tables' declaration, which infra/tables.py builds the tables and their indexes from, changes
+    schema = tmp_path / "layers" / "tourney" / "adapters" / "dynamo" / "schema.py"
+    schema.parent.mkdir(parents=True)
+    schema.write_text("")
+    # Then the template is stale: the local stack would make the tables as they were
+    assert synth.needs_synth(tmp_path / "cdk.out", tmp_path)

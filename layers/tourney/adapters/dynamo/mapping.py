@@ -335,7 +335,6 @@ def _unless_default(record: TableRecord, extras: dict[str, Any]) -> dict[str, An
 
 
 def _table_item(record: TableRecord, version: int) -> tm.TableItem:
-    running = not record.closed and record.dealt_at is not None
     return tm.TableItem(
         tm.table_pk(record.tournament_id, record.table_id),
         tm.table_sk(record.table_id),
@@ -361,8 +360,6 @@ def _table_item(record: TableRecord, version: int) -> tm.TableItem:
         closed=record.closed,
         dealt_at=iso(record.dealt_at),
         updated_at=iso(record.updated_at),
-        watch_pk=tm.watch_pk(record.tournament_id, record.table_id) if running else None,
-        watch_sk=f"{iso(record.dealt_at)}#{record.tournament_id}#{record.table_id}" if running else None,
     )
 
 

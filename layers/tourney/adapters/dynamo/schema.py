@@ -17,8 +17,8 @@ attributes appear in them.
 'tourney-tournaments'
 >>> TOURNAMENTS.name({"TOURNAMENTS_TABLE": "prod-tournaments"})
 'prod-tournaments'
->>> [index.name for index in TABLES.indexes]
-['watch']
+>>> [index.name for index in TOURNAMENTS.indexes], TABLES.indexes
+(['lobby'], ())
 """
 
 from __future__ import annotations
@@ -125,17 +125,6 @@ LOBBY_INDEX: Final = Index(
     ),
 )
 
-WATCH_INDEX: Final = Index(
-    name="watch",
-    partition_key="watch_pk",
-    sort_key="watch_sk",
-    projection=Projection.KEYS_ONLY,
-    purpose=(
-        "the watchdog: running tables spread over 16 partitions (watch_pk = 'watch#<n>'), ordered by the time "
-        "their current hand was dealt (watch_sk = ISO time); a table leaves the index when it closes"
-    ),
-)
-
 SUBSCRIPTION_INDEX: Final = Index(
     name="subscribers",
     partition_key="subscription",
@@ -163,10 +152,11 @@ TOURNAMENTS: Final = TableSchema(
     ),
 )
 
+# No index: the watchdog lists each running tournament's tables, which costs less than an index rewritten at every
+# deal (docs/architecture.md, "The watchdog lists the tables").
 TABLES: Final = TableSchema(
     logical_name="tables",
     env_var="TABLES_TABLE",
-    indexes=(WATCH_INDEX,),
     purpose="one item per poker table, the hand in progress included, versioned",
 )
 

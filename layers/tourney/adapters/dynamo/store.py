@@ -162,24 +162,6 @@ class DynamoTables:
         ]
         return sorted(records, key=lambda t: (len(t.table_id), t.table_id))
 
-    def stalled(self, dealt_before: datetime) -> Sequence[tuple[str, str]]:
-        """``(tournament, table)`` of running tables whose hand was dealt before ``dealt_before`` (the watchdog).
-
-        One Query per partition of the ``watch`` index (16), keys only.
-        """
-        found: list[tuple[str, str]] = []
-        bound = dealt_before.isoformat()
-        for partition in range(tm.WATCH_PARTITIONS):
-            for item in tm.TableItem.watch.query(f"watch#{partition:02d}", tm.TableItem.watch_sk < bound):
-                found.append(_table_of_key(item.pk, item.sk))
-        return sorted(found)
-
-
-def _table_of_key(pk: str, sk: str) -> tuple[str, str]:
-    tournament = pk.removeprefix("tables#").rpartition("#")[0]
-    table = sk.removeprefix(tm.TABLE_PREFIX)
-    return tournament, str(int(table)) if table.isdigit() else table
-
 
 class DynamoCoordinators:
     def get(self, tournament_id: str) -> CoordinatorRecord | None:

@@ -11,8 +11,9 @@ A tournament's tables spread over 32 partition keys (``<bucket>`` is the
 table number modulo 32, or a CRC of a non-numeric id): 10,000 tables of one
 tournament each written every few seconds would be too much for one key.
 The table item holds ``TableRecord`` with ``Table.to_dict()`` compressed in
-``body``, its ``version``, and small top-level attributes for the watchdog's
-index (``watch_pk``, ``watch_sk``: when the hand in progress was dealt).
+``body``, its ``version``, and a few small top-level attributes (hand number,
+level, closed, when the hand was dealt and the table last written). No index:
+the watchdog lists the tables (docs/architecture.md, "The watchdog lists the tables").
 """
 
 from __future__ import annotations
@@ -21,14 +22,12 @@ import zlib
 from typing import Final
 
 from pynamodb.attributes import BooleanAttribute, NumberAttribute, UnicodeAttribute
-from pynamodb.indexes import GlobalSecondaryIndex
 
-from tourney.adapters.dynamo.models.base import KeyedItem, meta_for, secondary_index, stored_in
+from tourney.adapters.dynamo.models.base import KeyedItem, meta_for, stored_in
 from tourney.adapters.dynamo.models.body import BodyAttribute
-from tourney.adapters.dynamo.schema import HANDS, TABLES, WATCH_INDEX
+from tourney.adapters.dynamo.schema import HANDS, TABLES
 
 TABLE_BUCKETS = 32
-WATCH_PARTITIONS = 16
 TABLE_PREFIX = "table#"
 
 
@@ -55,10 +54,6 @@ def tables_pk(tournament_id: str, bucket: int) -> str:
 
 def table_sk(table_id: str) -> str:
     return f"{TABLE_PREFIX}{padded(table_id)}"
-
-
-def watch_pk(tournament_id: str, table_id: str) -> str:
-    return f"watch#{zlib.crc32(f'{tournament_id}#{table_id}'.encode()) % WATCH_PARTITIONS:02d}"
 
 
 def hand_pk(tournament_id: str, table_id: str) -> str:
@@ -112,9 +107,6 @@ class TableItem(KeyedItem):
     closed = BooleanAttribute(default=False)
     dealt_at = UnicodeAttribute(null=True)
     updated_at = UnicodeAttribute(null=True)
-    watch_pk = UnicodeAttribute(null=True)
-    watch_sk = UnicodeAttribute(null=True)
-    watch: GlobalSecondaryIndex[TableItem] = secondary_index(WATCH_INDEX)
 
 
 @stored_in(HANDS)
