@@ -36,9 +36,10 @@ The tables are built at import, in about 25 ms (measured with
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from enum import IntEnum
 from itertools import combinations, permutations
+from operator import lshift
 from typing import Final
 
 from tourney.domain.cards import Card
@@ -140,13 +141,21 @@ def _rank_strengths(straight_highs: list[int]) -> dict[int, int]:
     return table
 
 
+_DESCENDING: Final = range(_ACE, -1, -1)  # so that combinations come out highest first
+# a rank's key above its bit in one int: summed over distinct ranks, neither part carries into the other
+_KEY_AND_BIT: Final = tuple(_RANK_KEYS[rank] << 13 | 1 << rank for rank in range(13))
+
+
+def _each_rank(times: int) -> Iterator[tuple[int, list[int], int]]:
+    """Each rank held ``times`` times, highest first: the rank, the other ranks (descending), the key of its cards."""
+    for rank in _DESCENDING:
+        yield rank, [r for r in _DESCENDING if r != rank], times * _RANK_KEYS[rank]
+
+
 def _with_four_of_a_kind(table: dict[int, int]) -> None:
     """Shapes 4+3, 4+2+1 and 4+1+1+1: four of a kind, the best other card kicking."""
     keys = _RANK_KEYS
-    ranks = range(_ACE, -1, -1)  # descending, so combinations come out highest first
-    for quad in ranks:
-        others = [r for r in ranks if r != quad]
-        base = 4 * keys[quad]
+    for quad, others, base in _each_rank(4):
         strength = _FOUR_OF_A_KIND | quad << 16
         for trips in others:
             table[base + 3 * keys[trips]] = strength | trips << 12
@@ -159,10 +168,7 @@ def _with_four_of_a_kind(table: dict[int, int]) -> None:
 def _with_three_of_a_kind(table: dict[int, int], straight_highs: list[int]) -> None:
     """Shapes 3+3+1, 3+2+2, 3+2+1+1 (a full house) and 3+1+1+1+1 (a straight, or three of a kind)."""
     keys = _RANK_KEYS
-    ranks = range(_ACE, -1, -1)  # descending, so combinations come out highest first
-    for trips in ranks:
-        others = [r for r in ranks if r != trips]
-        base = 3 * keys[trips]
+    for trips, others, base in _each_rank(3):
         full = _FULL_HOUSE | trips << 16
         for other in others:  # the rank that plays as the pair
             rest = [r for r in others if r != other]
@@ -174,22 +180,14 @@ def _with_three_of_a_kind(table: dict[int, int], straight_highs: list[int]) -> N
                     table[base + 2 * keys[other] + 2 * keys[pair]] = full | other << 12
             for a, b in combinations(rest, 2):  # 3+2+1+1
                 table[base + 2 * keys[other] + keys[a] + keys[b]] = full | other << 12
-        bit = 1 << trips
-        for a, b, c, d in combinations(others, 4):
-            high = straight_highs[bit | 1 << a | 1 << b | 1 << c | 1 << d]
-            key = base + keys[a] + keys[b] + keys[c] + keys[d]
-            if high >= 0:
-                table[key] = _STRAIGHT | high << 16
-            else:
-                table[key] = _THREE_OF_A_KIND | trips << 16 | a << 12 | b << 8
+        _straight_or(table, straight_highs, base, 1 << trips, others, 4, _THREE_OF_A_KIND, (trips,), 2)
 
 
 def _with_two_pairs(table: dict[int, int], straight_highs: list[int]) -> None:
     """Shapes 2+2+2+1 and 2+2+1+1+1: two pairs, or a straight."""
     keys = _RANK_KEYS
-    ranks = range(_ACE, -1, -1)  # descending, so combinations come out highest first
-    for p1, p2 in combinations(ranks, 2):
-        others = [r for r in ranks if r != p1 and r != p2]
+    for p1, p2 in combinations(_DESCENDING, 2):
+        others = [r for r in _DESCENDING if r != p1 and r != p2]
         base = 2 * keys[p1] + 2 * keys[p2]
         two_pair = _TWO_PAIR | p1 << 16 | p2 << 12
         for p3 in others:
@@ -197,41 +195,41 @@ def _with_two_pairs(table: dict[int, int], straight_highs: list[int]) -> None:
                 for single in others:
                     if single != p3:
                         table[base + 2 * keys[p3] + keys[single]] = two_pair | max(p3, single) << 8
-        bits = 1 << p1 | 1 << p2
-        for a, b, c in combinations(others, 3):
-            high = straight_highs[bits | 1 << a | 1 << b | 1 << c]
-            key = base + keys[a] + keys[b] + keys[c]
-            table[key] = _STRAIGHT | high << 16 if high >= 0 else two_pair | a << 8
+        _straight_or(table, straight_highs, base, 1 << p1 | 1 << p2, others, 3, _TWO_PAIR, (p1, p2), 1)
 
 
 def _with_one_pair(table: dict[int, int], straight_highs: list[int]) -> None:
     """Shape 2+1+1+1+1+1: one pair, or a straight."""
-    keys = _RANK_KEYS
-    ranks = range(_ACE, -1, -1)  # descending, so combinations come out highest first
-    for pair in ranks:
-        others = [r for r in ranks if r != pair]
-        base = 2 * keys[pair]
-        bit = 1 << pair
-        for a, b, c, d, e in combinations(others, 5):
-            high = straight_highs[bit | 1 << a | 1 << b | 1 << c | 1 << d | 1 << e]
-            key = base + keys[a] + keys[b] + keys[c] + keys[d] + keys[e]
-            if high >= 0:
-                table[key] = _STRAIGHT | high << 16
-            else:
-                table[key] = _ONE_PAIR | pair << 16 | a << 12 | b << 8 | c << 4
+    for pair, others, base in _each_rank(2):
+        _straight_or(table, straight_highs, base, 1 << pair, others, 5, _ONE_PAIR, (pair,), 3)
 
 
 def _with_seven_ranks(table: dict[int, int], straight_highs: list[int]) -> None:
     """Shape 1*7: a high card, or a straight."""
-    keys = _RANK_KEYS
-    ranks = range(_ACE, -1, -1)  # descending, so combinations come out highest first
-    for a, b, c, d, e, f, g in combinations(ranks, 7):
-        high = straight_highs[1 << a | 1 << b | 1 << c | 1 << d | 1 << e | 1 << f | 1 << g]
-        key = keys[a] + keys[b] + keys[c] + keys[d] + keys[e] + keys[f] + keys[g]
-        if high >= 0:
-            table[key] = _STRAIGHT | high << 16
-        else:
-            table[key] = _HIGH_CARD | a << 16 | b << 12 | c << 8 | d << 4 | e
+    _straight_or(table, straight_highs, 0, 0, _DESCENDING, 7, _HIGH_CARD, (), 5)
+
+
+def _straight_or(
+    table: dict[int, int],
+    straight_highs: list[int],
+    base: int,
+    bits: int,
+    others: Sequence[int],
+    count: int,
+    category: int,
+    made: tuple[int, ...],
+    kickers: int,
+) -> None:
+    """Every way to add ``count`` single ranks of ``others`` to the multiset keyed ``base`` (its ranks: ``bits``):
+    a straight when the seven ranks hold one, else ``category`` led by ``made`` and the best ``kickers`` singles."""
+    key_and_bit = _KEY_AND_BIT.__getitem__
+    head = _pack(category, made)
+    shifts = range(16 - 4 * len(made), -1, -4)[:kickers]
+    for singles in combinations(others, count):  # others descending: the first singles are the best kickers
+        both = sum(map(key_and_bit, singles))
+        high = straight_highs[bits | both & _ALL_RANKS]
+        strength = _STRAIGHT | high << 16 if high >= 0 else head + sum(map(lshift, singles, shifts))
+        table[base + (both >> 13)] = strength
 
 
 def _flush_suits() -> list[tuple[int, ...] | None]:
