@@ -10,7 +10,7 @@ import pytest
 from tourney.adapters.dynamo.ledger import DynamoLedger, LedgerShards
 from tourney.adapters.dynamo.models.ledger import BalanceItem
 from tourney.domain.errors import IdempotencyConflict, InsufficientFunds
-from tourney.domain.fees import Purchase, purchase_entries, refund_entry
+from tourney.domain.fees import Purchase, PurchasePayment
 from tourney.domain.ledger import (
     EXTERNAL,
     EntryKind,
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.usefixtures("dynamodb")
 
 
 def register_entries(player: str, n: int = 1, tid: str = "t1"):
-    return purchase_entries(f"register:{tid}:{player}:{n}", Purchase.BUY_IN, tid, player, 1_000, 100, AT)
+    return PurchasePayment(Purchase.BUY_IN, tid, player, 1_000, 100).entries(f"register:{tid}:{player}:{n}", AT)
 
 
 def test_deposit_credits_the_wallet_and_the_balance_is_read_back() -> None:
@@ -150,7 +150,7 @@ def test_refund_takes_from_the_shard_the_buy_in_went_to_then_from_others() -> No
         ledger.post(deposit(f"dep-{player}", player, 1_100, AT))
         ledger.post_all(register_entries(player))
     # When ann's registration is refunded in full
-    refund = refund_entry("refund:t1:ann:1", Purchase.BUY_IN, "t1", "ann", 1_000, 100, AT)
+    refund = PurchasePayment(Purchase.BUY_IN, "t1", "ann", 1_000, 100).refund("refund:t1:ann:1", AT)
     assert refund is not None
     ledger.post(refund)
     # Then ann has her money back and the pool holds bob's buy-in only
@@ -185,8 +185,8 @@ def test_a_players_ledger_is_one_query_in_time_order(recorder: AwsCallRecorder) 
     ledger = DynamoLedger()
     ledger.post(deposit("dep-1", "ann", 1_100, AT))
     ledger.post_all(register_entries("ann"))
-    refund = refund_entry(
-        "refund:t1:ann:1", Purchase.BUY_IN, "t1", "ann", 1_000, 100, datetime(2025, 1, 1, 13, tzinfo=UTC)
+    refund = PurchasePayment(Purchase.BUY_IN, "t1", "ann", 1_000, 100).refund(
+        "refund:t1:ann:1", datetime(2025, 1, 1, 13, tzinfo=UTC)
     )
     assert refund is not None
     ledger.post(refund)

@@ -390,6 +390,6 @@ def test_a_running_tables_item_holds_no_index_key_and_the_tables_table_no_index(
 
 
 def store_entries(player: str):  # type: ignore[no-untyped-def]
-    from tourney.domain.fees import Purchase, purchase_entries
+    from tourney.domain.fees import Purchase, PurchasePayment
 
-    return purchase_entries(f"register:t1:{player}:1", Purchase.BUY_IN, "t1", player, 1_000, 100, T0)
+    return PurchasePayment(Purchase.BUY_IN, "t1", player, 1_000, 100).entries(f"register:t1:{player}:1", T0)

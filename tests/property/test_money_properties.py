@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from tourney.domain.errors import AlreadyStarted, NotStartedYet, TourneyError
-from tourney.domain.fees import Purchase, purchase_entries, split_payment
+from tourney.domain.fees import Purchase, PurchasePayment, split_payment
 from tourney.domain.formats import TournamentFormat
 from tourney.domain.ledger import (
     EXTERNAL,
@@ -279,9 +279,9 @@ class Play:
                     self.last_entries = list(desk.cancel(now, ledger))
                 case ("rebuy", p, _) if self.rebuys_open() and p in self.remaining:
                     key = f"rebuy:{TID}:{p}:{self.rebuys}"
-                    entries = purchase_entries(
-                        key, Purchase.REBUY, TID, p, config.buy_in, config.entry_fee, now, self.shards
-                    )
+                    entries = PurchasePayment(
+                        Purchase.REBUY, TID, p, config.buy_in, config.entry_fee, self.shards
+                    ).entries(key, now)
                     self.last_entries = list(ledger.post_all(entries))
                     self.rebuys += 1
                 case ("bust", p, _) if self.running and p in self.remaining and len(self.remaining) > 1:

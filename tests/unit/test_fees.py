@@ -3,7 +3,7 @@
 from datetime import UTC, datetime
 
 import pytest
-from tourney.domain.fees import Purchase, Split, commission, purchase_entries, refund_entry, split_payment
+from tourney.domain.fees import Purchase, PurchasePayment, Split, commission, split_payment
 from tourney.domain.ledger import EntryKind, Ledger, deposit, house_account, player_account, pool_account
 
 AT = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
@@ -48,12 +48,12 @@ def test_negative_amounts_are_refused() -> None:
         split_payment(Purchase.BUY_IN, -1, 0)
 
 
-def test_purchase_entries_with_no_fee_move_buy_in_to_the_pool_then_commission_to_the_house() -> None:
+def test_a_purchase_paid_with_no_fee_moves_the_buy_in_to_the_pool_then_commission_to_the_house() -> None:
     # Given ann holds 2,000
     ledger = Ledger()
     ledger.post(deposit("d", "ann", 2_000, AT))
     # When she buys in for 1,050 with no fee
-    entries = purchase_entries("register:t1:ann:1", Purchase.BUY_IN, "t1", "ann", 1_050, 0, AT)
+    entries = PurchasePayment(Purchase.BUY_IN, "t1", "ann", 1_050, 0).entries("register:t1:ann:1", AT)
     ledger.post_all(entries)
     # Then two entries: the buy-in and the commission
     assert [(e.key, e.kind) for e in entries] == [
@@ -66,14 +66,14 @@ def test_purchase_entries_with_no_fee_move_buy_in_to_the_pool_then_commission_to
     assert ledger.summary("t1").prize_pool_collected == 955
 
 
-def test_purchase_entries_with_a_fee_and_the_refund_restore_everything() -> None:
+def test_a_purchase_paid_with_a_fee_and_its_refund_restore_everything() -> None:
     # Given ann bought in for 1,000 + 100
     ledger = Ledger()
     ledger.post(deposit("d", "ann", 2_000, AT))
-    ledger.post_all(purchase_entries("k", Purchase.BUY_IN, "t1", "ann", 1_000, 100, AT))
+    ledger.post_all(PurchasePayment(Purchase.BUY_IN, "t1", "ann", 1_000, 100).entries("k", AT))
     assert [e.kind for e in ledger.entries(tournament_id="t1")] == [EntryKind.BUY_IN, EntryKind.ENTRY_FEE]
     # When the payment is refunded in full
-    refund = refund_entry("refund:k", Purchase.BUY_IN, "t1", "ann", 1_000, 100, AT)
+    refund = PurchasePayment(Purchase.BUY_IN, "t1", "ann", 1_000, 100).refund("refund:k", AT)
     assert refund is not None
     ledger.post(refund)
     # Then her wallet is whole again and pool and house are empty
@@ -85,5 +85,5 @@ def test_purchase_entries_with_a_fee_and_the_refund_restore_everything() -> None
 
 
 def test_a_freeroll_purchase_moves_nothing() -> None:
-    assert purchase_entries("k", Purchase.BUY_IN, "t1", "ann", 0, 0, AT) == ()
-    assert refund_entry("r", Purchase.BUY_IN, "t1", "ann", 0, 0, AT) is None
+    assert PurchasePayment(Purchase.BUY_IN, "t1", "ann", 0, 0).entries("k", AT) == ()
+    assert PurchasePayment(Purchase.BUY_IN, "t1", "ann", 0, 0).refund("r", AT) is None

@@ -4,7 +4,7 @@ from datetime import UTC, datetime
 
 import pytest
 from tourney.domain.errors import IdempotencyConflict, InsufficientFunds
-from tourney.domain.fees import Purchase, purchase_entries
+from tourney.domain.fees import Purchase, PurchasePayment
 from tourney.domain.ledger import (
     EXTERNAL,
     Account,
@@ -150,7 +150,9 @@ def test_balances_are_derived_from_the_entries_and_the_invariant_holds() -> None
     # Given deposits, a registration, an overlay, a prize and a withdrawal
     ledger = funded(("ann", 5_000), ("bob", 5_000))
     for player in ("ann", "bob"):
-        ledger.post_all(purchase_entries(f"register:t1:{player}:1", Purchase.BUY_IN, "t1", player, 1_000, 100, AT))
+        ledger.post_all(
+            PurchasePayment(Purchase.BUY_IN, "t1", player, 1_000, 100).entries(f"register:t1:{player}:1", AT)
+        )
     overlay = transfer("ov", EntryKind.OVERLAY, "t1", overlay_account("t1"), pool_account("t1"), 3_000, AT)
     prize = transfer("pz", EntryKind.PRIZE, "t1", pool_account("t1"), player_account("ann"), 5_000, AT)
     assert overlay is not None and prize is not None

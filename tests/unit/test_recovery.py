@@ -4,7 +4,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from tourney.domain.fees import Purchase, purchase_entries
+from tourney.domain.fees import Purchase, PurchasePayment
 from tourney.domain.formats import TournamentFormat
 from tourney.domain.ledger import (
     Ledger,
@@ -267,7 +267,7 @@ def test_rollback_entries_refund_fees_from_the_house_and_cover_paid_prizes_with_
     ledger = Ledger()
     for p in ("ann", "bob", "cy"):
         ledger.post(deposit(f"d:{p}", p, 1_100, at))
-        ledger.post_all(purchase_entries(f"register:{t}:{p}:1", Purchase.BUY_IN, t, p, 1_000, 100, at))
+        ledger.post_all(PurchasePayment(Purchase.BUY_IN, t, p, 1_000, 100).entries(f"register:{t}:{p}:1", at))
     overlay = overlay_entry(t, PrizePool(3_000, 5_000), at)
     prize = prize_entry(t, "cy", 1_500, at)
     assert overlay is not None and prize is not None
@@ -301,7 +301,7 @@ def test_payout_entries_add_the_overlay_the_pool_lacks() -> None:
     ledger = Ledger()
     for p in ("ann", "bob"):
         ledger.post(deposit(f"d:{p}", p, 1_100, at))
-        ledger.post_all(purchase_entries(f"register:{t}:{p}:1", Purchase.BUY_IN, t, p, 1_000, 100, at))
+        ledger.post_all(PurchasePayment(Purchase.BUY_IN, t, p, 1_000, 100).entries(f"register:{t}:{p}:1", at))
     two = (PaidIn("ann", 100, 1_000), PaidIn("bob", 100, 1_000))
     late = facts(guarantee=3_000, contributions=two, remaining=(Stack("ann", 3), Stack("bob", 1)))
     compensation = compensate(late)

@@ -25,6 +25,7 @@ from enum import StrEnum
 from typing import Final
 
 from tourney.domain.ledger import (
+    Account,
     Entry,
     EntryKind,
     house_account_for,
@@ -87,59 +88,53 @@ def split_payment(purchase: Purchase, buy_in: int, entry_fee: int) -> Split:
     return Split(paid=buy_in, pool=buy_in - taken, house=taken)
 
 
-def purchase_entries(
-    key: str,
-    purchase: Purchase,
-    tournament_id: str,
-    player_id: str,
-    buy_in: int,
-    entry_fee: int,
-    at: datetime,
-    house_shards: int = 1,
-) -> tuple[Entry, ...]:
-    """The ledger entries of one payment, to be posted together (atomically).
+@dataclass(frozen=True)
+class PurchasePayment:
+    """One player's payment for a purchase in a tournament; its fee or commission goes to the player's house shard."""
 
-    * ``<key>:<purchase>``: the buy-in (or rebuy, add-on) from the wallet to the pool;
-    * ``<key>:entry_fee``: the fee from the wallet to the house, or
-      ``<key>:commission``: the commission from the pool to the house.
+    purchase: Purchase
+    tournament_id: str
+    player_id: str
+    buy_in: int
+    entry_fee: int
+    house_shards: int = 1
+    """How many house accounts the tournament's revenue spreads over (``ledger.house_account_for``)."""
 
-    Zero movements are left out (a freeroll posts nothing).
-    """
-    wallet = player_account(player_id)
-    pool = pool_account(tournament_id)
-    house = house_account_for(tournament_id, player_id, house_shards)
-    entries = [transfer(f"{key}:{purchase}", purchase.entry_kind, tournament_id, wallet, pool, buy_in, at)]
-    if entry_fee:
-        entries.append(transfer(f"{key}:entry_fee", EntryKind.ENTRY_FEE, tournament_id, wallet, house, entry_fee, at))
-    else:
-        taken = split_payment(purchase, buy_in, entry_fee).house
-        entries.append(transfer(f"{key}:commission", EntryKind.COMMISSION, tournament_id, pool, house, taken, at))
-    return tuple(e for e in entries if e is not None)
+    def entries(self, key: str, at: datetime) -> tuple[Entry, ...]:
+        """The ledger entries of the payment, to be posted together (atomically).
 
+        * ``<key>:<purchase>``: the buy-in (or rebuy, add-on) from the wallet to the pool;
+        * ``<key>:entry_fee``: the fee from the wallet to the house, or
+          ``<key>:commission``: the commission from the pool to the house.
 
-def refund_entry(
-    key: str,
-    purchase: Purchase,
-    tournament_id: str,
-    player_id: str,
-    buy_in: int,
-    entry_fee: int,
-    at: datetime,
-    house_shards: int = 1,
-) -> Entry | None:
-    """Give back a payment in full: the pool's part and the house's part (rules 3, 4).
+        Zero movements are left out (a freeroll posts nothing).
+        """
+        tid, purchase, house = self.tournament_id, self.purchase, self._house
+        wallet, pool = player_account(self.player_id), pool_account(tid)
+        entries = [transfer(f"{key}:{purchase}", purchase.entry_kind, tid, wallet, pool, self.buy_in, at)]
+        if self.entry_fee:
+            entries.append(transfer(f"{key}:entry_fee", EntryKind.ENTRY_FEE, tid, wallet, house, self.entry_fee, at))
+        else:
+            entries.append(transfer(f"{key}:commission", EntryKind.COMMISSION, tid, pool, house, self.split.house, at))
+        return tuple(e for e in entries if e is not None)
 
-    One entry, so a payment is refunded at most once per key.
-    """
-    split = split_payment(purchase, buy_in, entry_fee)
-    return make_entry(
-        key,
-        EntryKind.REFUND,
-        tournament_id,
-        (
-            (player_account(player_id), split.paid),
-            (pool_account(tournament_id), -split.pool),
-            (house_account_for(tournament_id, player_id, house_shards), -split.house),
-        ),
-        at,
-    )
+    def refund(self, key: str, at: datetime) -> Entry | None:
+        """Give back the payment in full: the pool's part and the house's part (rules 3, 4).
+
+        One entry, so a payment is refunded at most once per key.
+        """
+        split, tid = self.split, self.tournament_id
+        movements = (
+            (player_account(self.player_id), split.paid),
+            (pool_account(tid), -split.pool),
+            (self._house, -split.house),
+        )
+        return make_entry(key, EntryKind.REFUND, tid, movements, at)
+
+    @property
+    def split(self) -> Split:
+        return split_payment(self.purchase, self.buy_in, self.entry_fee)
+
+    @property
+    def _house(self) -> Account:
+        return house_account_for(self.tournament_id, self.player_id, self.house_shards)

@@ -48,7 +48,7 @@ from tourney.domain.errors import (
     RegistrationClosed,
     WaitingListFull,
 )
-from tourney.domain.fees import Purchase, purchase_entries, refund_entry, split_payment
+from tourney.domain.fees import Purchase, PurchasePayment, split_payment
 from tourney.domain.formats import TournamentFormat
 from tourney.domain.ledger import Entry
 from tourney.domain.structure import TournamentConfig
@@ -185,20 +185,16 @@ def buy_in_payment(
     tournament_id: str, player_id: str, number: int, config: TournamentConfig, at: datetime, house_shards: int = 1
 ) -> tuple[Entry, ...]:
     """The ledger entries of the player's ``number``-th registration, posted together (rule 2; Money)."""
-    key = f"register:{tournament_id}:{player_id}:{number}"
-    return purchase_entries(
-        key, Purchase.BUY_IN, tournament_id, player_id, config.buy_in, config.entry_fee, at, house_shards
-    )
+    payment = PurchasePayment(Purchase.BUY_IN, tournament_id, player_id, config.buy_in, config.entry_fee, house_shards)
+    return payment.entries(f"register:{tournament_id}:{player_id}:{number}", at)
 
 
 def buy_in_refund(
     tournament_id: str, player_id: str, number: int, config: TournamentConfig, at: datetime, house_shards: int = 1
 ) -> Entry | None:
     """The full refund of the player's ``number``-th registration, fee included (rules 3, 4); None for a freeroll."""
-    key = f"refund:{tournament_id}:{player_id}:{number}"
-    return refund_entry(
-        key, Purchase.BUY_IN, tournament_id, player_id, config.buy_in, config.entry_fee, at, house_shards
-    )
+    payment = PurchasePayment(Purchase.BUY_IN, tournament_id, player_id, config.buy_in, config.entry_fee, house_shards)
+    return payment.refund(f"refund:{tournament_id}:{player_id}:{number}", at)
 
 
 @dataclass(frozen=True)

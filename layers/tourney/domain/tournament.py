@@ -42,7 +42,7 @@ from tourney.domain.balancing import Balancing, BalancingDecision, TableId
 from tourney.domain.clock import TournamentClock
 from tourney.domain.dealing import NEVER, DealingOrders
 from tourney.domain.errors import Conflict, RegistrationClosed
-from tourney.domain.fees import Purchase, purchase_entries, split_payment
+from tourney.domain.fees import Purchase, PurchasePayment, split_payment
 from tourney.domain.formats import TournamentFormat
 from tourney.domain.hand_for_hand import HandForHand, RoundPlayed
 from tourney.domain.ledger import Entry, EntryKind, house_account, pool_account, transfer
@@ -534,10 +534,9 @@ def _purchase(
     """A rebuy's or add-on's entries, its fee in the buyer's house shard (docs/rules.md, Rebuys; rule 17 refunds it)."""
     number = c.rebuys + 1 if purchase is Purchase.REBUY else c.addons + 1
     key = f"{purchase}:{tournament_id}:{c.player_id}:{number}"
-    entries = purchase_entries(
-        key, purchase, tournament_id, c.player_id, config.buy_in, config.entry_fee, now, house_shards
-    )
-    split = split_payment(purchase, config.buy_in, config.entry_fee)
+    payment = PurchasePayment(purchase, tournament_id, c.player_id, config.buy_in, config.entry_fee, house_shards)
+    entries = payment.entries(key, now)
+    split = payment.split
     if purchase is Purchase.REBUY:
         c.rebuys += 1
     else:
