@@ -5,7 +5,9 @@ tournament time, then an operator's termination and the compensation that follow
 ``simulation/cloud.py`` with :class:`~tourney.simulation.aws.model.AwsModel` switched on: every request timed,
 metered against the partition limits and the functions' reservations, and priced. :func:`measure_capacity` returns
 the report of ``docs/performance.md`` ("tourney bench capacity"), plus a few counts beside it (``coordinator``,
-``registration.rcu_each``) that ``docs/performance.md`` compares with the issue's counts.
+``registration.rcu_each``) that ``docs/performance.md`` compares with the issue's counts, and what a registration
+holds an API environment for (``registration.mean_ms``, ``transactions_each``: a race lost is sent again) and how
+long after the last player's arrival the last one is in (``after_last_arrival_s``).
 
 The limits are read from the synthesized template (``cdk.out/``) when there is one, otherwise from the figures the
 template is synthesized from (``infra/throttling.py``, ``infra/wiring.py``): the same numbers.
@@ -28,7 +30,7 @@ from tourney.services.messages import HandEnded, RebuyClosed
 from tourney.services.records import HandRecord, Record, TableRecord, TournamentRecord
 from tourney.simulation.aws.model import AwsModel
 from tourney.simulation.aws.records import stored_item
-from tourney.simulation.aws.requests import Service
+from tourney.simulation.aws.requests import Request, Service
 from tourney.simulation.aws.template import FunctionLimits, StageThrottle, TemplateLimits
 from tourney.simulation.checks import Checks
 from tourney.simulation.cloud import Cloud
@@ -122,6 +124,8 @@ class CapacityRun(Simulation):
         # registration
         self.registration_seconds: list[float] = []
         self.registration_rcu: list[float] = []
+        self.registration_transactions: list[int] = []
+        """TransactWriteItems sent by each registration's invocation (more than one: a race lost and sent again)."""
         self.registration_throttled = 0
         """Refused before any function ran: the stage's throttle (429) or the API function's reservation."""
         self.registration_failed = 0
@@ -171,6 +175,7 @@ class CapacityRun(Simulation):
         if run is not None:
             self.registration_seconds.append(run.watch.elapsed)
             self.registration_rcu.append(self._units("read_units") - read_before)
+            self.registration_transactions.append(run.watch.calls[Request.TRANSACT_WRITE_ITEMS])
         if ok and answer is not None:
             self.registered_at.append(cloud.last_end)
             return
@@ -285,6 +290,7 @@ class CapacityRun(Simulation):
         hottest = aws.meters.hottest()
         registered = self.registered_at
         duration = (max(registered) - self.opened_at) if registered else 0.0
+        last_arrival = self.opened_at + (len(self.players) - 1) / ARRIVALS_PER_SECOND
         terminated = self._seconds(t.terminated_at) if t.terminated_at else None
         compensation = None
         if terminated is not None and self.ended_model_at is not None:
@@ -303,6 +309,11 @@ class CapacityRun(Simulation):
             "registration": {
                 "per_s": round(len(registered) / duration, 1) if duration > 0 else float(len(registered)),
                 "p99_ms": round(_percentile(self.registration_seconds, 0.99) * 1000, 1),
+                "mean_ms": round(sum(self.registration_seconds) / max(1, len(self.registration_seconds)) * 1000, 1),
+                "transactions_each": round(
+                    sum(self.registration_transactions) / max(1, len(self.registration_transactions)), 2
+                ),
+                "after_last_arrival_s": round(max(registered) - last_arrival, 2) if registered else None,
                 "throttled": self.registration_throttled,
                 "failed": self.registration_failed,
                 "conflicts": self.registration_conflicts,

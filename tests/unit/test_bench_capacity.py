@@ -43,6 +43,9 @@ def test_the_report_has_every_field_of_the_contract_with_sane_values(small: dict
     assert set(report["registration"]) >= {"per_s", "p99_ms", "throttled"}
     assert report["registration"]["registered"] == 60
     assert 0 < report["registration"]["p99_ms"] < 5_000
+    assert 0 < report["registration"]["mean_ms"] <= report["registration"]["p99_ms"]
+    assert report["registration"]["transactions_each"] >= 1  # each registration's invocation commits once at least
+    assert report["registration"]["after_last_arrival_s"] >= 0
     assert 0 <= report["start"]["first_deal_s"] <= report["start"]["last_deal_s"] < 120
     for spread in (report["hand_gap_ms"], report["coordination_lag_ms"]):
         assert 0 <= spread["p50"] <= spread["p99"] <= spread["max"]
