@@ -118,6 +118,14 @@ WATCHDOG_COUNTS = (
 """The watchdog's counts that alarm at one in five minutes: metric (and alarm) name, description, runbook."""
 
 
+FUNCTION_COUNTS = (
+    ("Errors", "invocations failed (exception or timeout)", "function-errors"),
+    ("Throttles", "invocations throttled (its reserved concurrency was full)", "throttles"),
+)
+"""Each function's counts that alarm at one in five minutes: Lambda's metric (the alarm's suffix), what it
+means, runbook."""
+
+
 class Monitoring(Construct):
     """``topic``, ``alarms[name]``, ``dashboard``."""
 
@@ -140,55 +148,53 @@ class Monitoring(Construct):
         self.alarms: dict[str, cw.Alarm] = {}
 
         for spec in wiring.QUEUES:
-            name = logical_id(spec.name)
-            self._alarm(
-                f"{name}DeadLetters",
-                dead_letters[spec.name].metric_approximate_number_of_messages_visible(
-                    period=MINUTE, statistic="Maximum"
-                ),
-                threshold=1,
-                description=f"{spec.name}: messages in the dead-letter queue (failed {spec.max_receive_count} times)",
-                runbook="dead-letters",
-            )
-            self._alarm(
-                f"{name}OldestMessage",
-                queues[spec.name].metric_approximate_age_of_oldest_message(period=MINUTE, statistic="Maximum"),
-                threshold=spec.oldest_message_alarm_seconds,
-                periods=3,
-                description=f"{spec.name}: oldest message older than {spec.oldest_message_alarm_seconds} s, 3 minutes",
-                runbook="oldest-message",
-            )
+            self._queue_alarms(spec, queues[spec.name], dead_letters[spec.name])
         for function in wiring.FUNCTIONS:
-            self._alarm(
-                f"{logical_id(function.name)}Errors",
-                functions[function.name].metric_errors(period=FIVE_MINUTES, statistic="Sum"),
-                threshold=1,
-                description=f"{function.name}: invocations failed (exception or timeout)",
-                runbook="function-errors",
-            )
-            self._alarm(
-                f"{logical_id(function.name)}Throttles",
-                functions[function.name].metric_throttles(period=FIVE_MINUTES, statistic="Sum"),
-                threshold=1,
-                description=f"{function.name}: invocations throttled (its reserved concurrency was full)",
-                runbook="throttles",
-            )
+            for metric, says, runbook in FUNCTION_COUNTS:
+                count = functions[function.name].metric(metric, period=FIVE_MINUTES, statistic="Sum")
+                name, description = f"{logical_id(function.name)}{metric}", f"{function.name}: {says}"
+                self._alarm(name, count, threshold=1, description=description, runbook=runbook)
         self._table_alarms(tables)
         for workflow in wiring.WORKFLOWS:
-            machine = workflows[workflow.name]
-            failures = total(
-                f"{workflow.name} failures",
-                failed=machine.metric_failed(period=FIVE_MINUTES),
-                timedOut=machine.metric_timed_out(period=FIVE_MINUTES),
-                aborted=machine.metric_aborted(period=FIVE_MINUTES),
-            )
-            self._alarm(
-                f"{logical_id(workflow.name)}WorkflowFailures",
-                failures,
-                threshold=1,
-                description=f"{workflow.name} workflow: executions failed, timed out or aborted",
-                runbook="workflow-failures",
-            )
+            self._workflow_alarm(workflow.name, workflows[workflow.name])
+        self._api_alarms(http_api, websocket_api)
+        self._watchdog_alarms()
+        self.dashboard = self._dashboard(functions, queues, dead_letters, workflows, http_api)
+
+    def _queue_alarms(self, spec: wiring.QueueSpec, queue: sqs.Queue, dead_letters: sqs.Queue) -> None:
+        name = logical_id(spec.name)
+        self._alarm(
+            f"{name}DeadLetters",
+            dead_letters.metric_approximate_number_of_messages_visible(period=MINUTE, statistic="Maximum"),
+            threshold=1,
+            description=f"{spec.name}: messages in the dead-letter queue (failed {spec.max_receive_count} times)",
+            runbook="dead-letters",
+        )
+        self._alarm(
+            f"{name}OldestMessage",
+            queue.metric_approximate_age_of_oldest_message(period=MINUTE, statistic="Maximum"),
+            threshold=spec.oldest_message_alarm_seconds,
+            periods=3,
+            description=f"{spec.name}: oldest message older than {spec.oldest_message_alarm_seconds} s, 3 minutes",
+            runbook="oldest-message",
+        )
+
+    def _workflow_alarm(self, name: str, machine: sfn.StateMachine) -> None:
+        failures = total(
+            f"{name} failures",
+            failed=machine.metric_failed(period=FIVE_MINUTES),
+            timedOut=machine.metric_timed_out(period=FIVE_MINUTES),
+            aborted=machine.metric_aborted(period=FIVE_MINUTES),
+        )
+        self._alarm(
+            f"{logical_id(name)}WorkflowFailures",
+            failures,
+            threshold=1,
+            description=f"{name} workflow: executions failed, timed out or aborted",
+            runbook="workflow-failures",
+        )
+
+    def _api_alarms(self, http_api: apigw.HttpApi, websocket_api: apigw.WebSocketApi) -> None:
         self._alarm(
             "HttpApi5xx",
             http_api.metric_server_error(period=FIVE_MINUTES, statistic="Sum"),
@@ -215,6 +221,8 @@ class Monitoring(Construct):
             description="WebSocket API: 5 or more messages whose function failed or could not run, in 5 minutes",
             runbook="websocket-errors",
         )
+
+    def _watchdog_alarms(self) -> None:
         for name, description, runbook in WATCHDOG_COUNTS:
             count = custom_metric(name, "Sum", FIVE_MINUTES)
             self._alarm(name, count, threshold=1, description=description, runbook=runbook)
@@ -227,7 +235,6 @@ class Monitoring(Construct):
             description="watchdog: no run finished in 5 minutes (it runs every minute); stalls go unseen",
             runbook="watchdog-heartbeat",
         )
-        self.dashboard = self._dashboard(functions, queues, dead_letters, workflows, http_api)
 
     def _table_alarms(self, tables: Mapping[str, dynamodb.Table]) -> None:
         for table_name, table in tables.items():
