@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 REGION = "us-east-1"
 ACCOUNT_ID = "123456789012"  # moto's default account
@@ -157,6 +157,33 @@ def function_name_in(text: str) -> str | None:
     return match.group(1) if match else None
 
 
+_NAMED_ARNS: Final[dict[tuple[str, str], tuple[str, str]]] = {
+    ("AWS::Lambda::Function", "Arn"): ("lambda", "function:{name}"),
+    ("AWS::DynamoDB::Table", "Arn"): ("dynamodb", "table/{name}"),
+    ("AWS::DynamoDB::GlobalTable", "Arn"): ("dynamodb", "table/{name}"),
+    ("AWS::DynamoDB::Table", "StreamArn"): ("dynamodb", "table/{name}/stream/1970-01-01T00:00:00.000"),
+    ("AWS::DynamoDB::GlobalTable", "StreamArn"): ("dynamodb", "table/{name}/stream/1970-01-01T00:00:00.000"),
+    ("AWS::SQS::Queue", "Arn"): ("sqs", "{name}"),
+    ("AWS::Scheduler::ScheduleGroup", "Arn"): ("scheduler", "schedule-group/{name}"),
+    ("AWS::Scheduler::Schedule", "Arn"): ("scheduler", "schedule/default/{name}"),
+    ("AWS::Events::Rule", "Arn"): ("events", "rule/{name}"),
+    ("AWS::Logs::LogGroup", "Arn"): ("logs", "log-group:{name}:*"),
+}
+"""``Fn::GetAtt`` answers that are an ARN of the resource's name: (type, attribute) -> (service, resource)."""
+
+_REF_ATTRIBUTES: Final = frozenset(
+    {
+        ("AWS::StepFunctions::StateMachine", "Arn"),
+        ("AWS::Cognito::UserPoolClient", "ClientId"),
+        ("AWS::SNS::Topic", "TopicArn"),
+    }
+)
+"""``Fn::GetAtt`` answers that are the resource's ``Ref``."""
+
+_NAME_ATTRIBUTES: Final = frozenset({("AWS::SQS::Queue", "QueueName"), ("AWS::StepFunctions::StateMachine", "Name")})
+"""``Fn::GetAtt`` answers that are the resource's name."""
+
+
 class Resolver:
     """Evaluates intrinsic functions against the local equivalents of a template's resources."""
 
@@ -238,23 +265,16 @@ class Resolver:
         if not rtype:
             raise TemplateError(f"Fn::GetAtt of unknown {logical_id!r}")
         name = self.physical_name(logical_id) if rtype in _NAME_LIMIT else logical_id
+        if (rtype, attribute) in _NAMED_ARNS:
+            service, resource = _NAMED_ARNS[rtype, attribute]
+            return arn(service, resource.format(name=name))
+        if (rtype, attribute) in _REF_ATTRIBUTES:
+            return self.ref(logical_id)
+        if (rtype, attribute) in _NAME_ATTRIBUTES:
+            return name
         match rtype, attribute:
-            case "AWS::Lambda::Function", "Arn":
-                return lambda_arn(name)
-            case "AWS::DynamoDB::Table" | "AWS::DynamoDB::GlobalTable", "Arn":
-                return arn("dynamodb", f"table/{name}")
-            case "AWS::DynamoDB::Table" | "AWS::DynamoDB::GlobalTable", "StreamArn":
-                return arn("dynamodb", f"table/{name}/stream/1970-01-01T00:00:00.000")
-            case "AWS::SQS::Queue", "Arn":
-                return arn("sqs", name)
-            case "AWS::SQS::Queue", "QueueName":
-                return name
             case "AWS::SQS::Queue", "QueueUrl":
                 return self.queue_url(logical_id)
-            case "AWS::StepFunctions::StateMachine", "Arn":
-                return self.ref(logical_id)
-            case "AWS::StepFunctions::StateMachine", "Name":
-                return name
             case "AWS::IAM::Role", "Arn":
                 return arn("iam", f"role/{name}", region="")
             case "AWS::IAM::Role", "RoleId":
@@ -270,18 +290,6 @@ class Resolver:
                 return f"cognito-idp.{REGION}.{URL_SUFFIX}/{self.user_pool_id(logical_id)}"
             case "AWS::Cognito::UserPool", "Arn":
                 return arn("cognito-idp", f"userpool/{self.user_pool_id(logical_id)}")
-            case "AWS::Cognito::UserPoolClient", "ClientId":
-                return self.ref(logical_id)
-            case "AWS::Scheduler::ScheduleGroup", "Arn":
-                return arn("scheduler", f"schedule-group/{name}")
-            case "AWS::Scheduler::Schedule", "Arn":
-                return arn("scheduler", f"schedule/default/{name}")
-            case "AWS::Events::Rule", "Arn":
-                return arn("events", f"rule/{name}")
-            case "AWS::SNS::Topic", "TopicArn":
-                return self.ref(logical_id)
-            case "AWS::Logs::LogGroup", "Arn":
-                return arn("logs", f"log-group:{name}:*")
             case "AWS::KMS::Key", "Arn":
                 return arn("kms", f"key/{short_id(logical_id, 32)}")
             case _, "Arn":
