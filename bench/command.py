@@ -25,12 +25,9 @@ import importlib
 import json
 from typing import Any
 
+from tourney.cli import whole_number
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
-    return value
+_positive = whole_number(1)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib.metadata import PackageNotFoundError, version
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
@@ -28,6 +28,20 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("tourney.simulation.demo", "the demo that `make demo` runs"),
     "verify-hand": ("tourney.verify_hand", "check a hand history against the deck committed to at the deal"),
 }
+
+
+def whole_number(least: int, most: int | None = None, *, what: str = "") -> Callable[[str], int]:
+    """An option's type: an int from ``least`` (to ``most``), else argparse's error (naming ``what`` it counts)."""
+    refusal = f"{what} must be" if what else "must be"
+    bounds = f"{least} or more" if most is None else f"{least} to {most}"
+
+    def parse(text: str) -> int:
+        value = int(text)
+        if value < least or (most is not None and value > most):
+            raise argparse.ArgumentTypeError(f"{refusal} {bounds}, got {value}")
+        return value
+
+    return parse
 
 
 def _load(module_name: str):  # type: ignore[no-untyped-def]

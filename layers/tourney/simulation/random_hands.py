@@ -30,6 +30,7 @@ import sys
 from pathlib import Path
 from typing import Final
 
+from tourney.cli import whole_number
 from tourney.domain.cards import shuffled_deck
 from tourney.domain.hand import Decision, Hand
 from tourney.domain.histories import phh
@@ -120,24 +121,15 @@ def write_hands(players: int, count: int, seed: int, out: Path) -> list[Path]:
     return paths
 
 
-def _players(text: str) -> int:
-    value = int(text)
-    if not MIN_PLAYERS <= value <= MAX_PLAYERS:
-        raise argparse.ArgumentTypeError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {value}")
-    return value
-
-
-def _count(text: str) -> int:
-    value = int(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"count must be 0 or more, got {value}")
-    return value
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = "Play independent random-action no-limit hold'em hands and write one PHH file per hand."
-    parser.add_argument("--players", type=_players, default=9, help="players per hand, 2-10 (default 9)")
-    parser.add_argument("--count", type=_count, default=1, help="number of hands (default 1)")
+    parser.add_argument(
+        "--players",
+        type=whole_number(MIN_PLAYERS, MAX_PLAYERS, what="players"),
+        default=9,
+        help="players per hand, 2-10 (default 9)",
+    )
+    parser.add_argument("--count", type=whole_number(0, what="count"), default=1, help="number of hands (default 1)")
     parser.add_argument("--seed", type=int, default=1, help="seeds this tool only; the same seed writes the same files")
     parser.add_argument("--out", type=Path, required=True, help="directory for <k>.phh, k = 1..count")
 
