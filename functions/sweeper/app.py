@@ -13,17 +13,13 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from tourney.entrypoints.observability import MetricUnit, logger, metrics, observed
+from tourney.entrypoints.observability import MetricUnit, logger, metrics, observed, tournament_failed
 from tourney.entrypoints.wiring import services
-
-
-def _failed(tournament_id: str, error: Exception) -> None:
-    logger.error("sweep failed", extra={"tournament_id": tournament_id}, exc_info=error)
 
 
 @observed()
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    report = services().recovery.sweep(on_error=_failed)
+    report = services().recovery.sweep(on_error=tournament_failed("sweep failed"))
     metrics.add_metric(name="TournamentsRefunded", unit=MetricUnit.Count, value=len(report.refunded))
     logger.info("sweep done", extra={"refunded": list(report.refunded), "failed": list(report.failed)})
     return report.to_dict()

@@ -15,17 +15,13 @@ from __future__ import annotations
 from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from tourney.entrypoints.observability import MetricUnit, logger, metrics, observed
+from tourney.entrypoints.observability import MetricUnit, logger, metrics, observed, tournament_failed
 from tourney.entrypoints.wiring import services
-
-
-def _failed(tournament_id: str, error: Exception) -> None:
-    logger.error("watch failed", extra={"tournament_id": tournament_id}, exc_info=error)
 
 
 @observed()
 def handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    report = services().recovery.watch(on_error=_failed)
+    report = services().recovery.watch(on_error=tournament_failed("watch failed"))
     metrics.add_metric(name="TournamentsTerminated", unit=MetricUnit.Count, value=len(report.terminated))
     metrics.add_metric(name="ActiveTournaments", unit=MetricUnit.Count, value=report.running_tournaments)
     metrics.add_metric(name="ActiveTables", unit=MetricUnit.Count, value=report.open_tables)

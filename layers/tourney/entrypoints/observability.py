@@ -33,7 +33,7 @@ from tourney.entrypoints.settings import settings
 if TYPE_CHECKING:
     from aws_lambda_powertools import Tracer
 
-__all__ = ["MetricUnit", "correlate", "logger", "metrics", "observed", "tracer"]
+__all__ = ["MetricUnit", "correlate", "logger", "metrics", "observed", "tournament_failed", "tracer"]
 
 # An invocation that counted nothing (a read, a stale message) is normal here, not worth a warning per call.
 warnings.filterwarnings("ignore", message="No application metrics to publish", category=UserWarning)
@@ -70,6 +70,16 @@ def correlate(*, tournament_id: str | None = None, table_id: str | None = None, 
     logger.append_keys(**keys)
     for name, value in keys.items():
         tracer().put_annotation(key=name, value=str(value))
+
+
+def tournament_failed(message: str) -> Callable[[str, Exception], None]:
+    """The ``on_error`` of a pass over the tournaments: logs ``message`` as an error naming the tournament that
+    raised, with its trace (the pass goes on with the others)."""
+
+    def log(tournament_id: str, error: Exception) -> None:
+        logger.error(message, extra={"tournament_id": tournament_id}, exc_info=error)
+
+    return log
 
 
 def observed(correlation_id_path: str | None = None) -> Callable[[Handler], Handler]:
