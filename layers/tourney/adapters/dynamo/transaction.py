@@ -114,20 +114,12 @@ class Transaction:
         self, item: Model, *, condition: Condition | None = None, tag: Any = None, return_old: bool = False
     ) -> None:
         values = "ALL_OLD" if return_old else None
-
-        def alone() -> Any:
-            return item.save(condition=condition, add_version_condition=False)
-
-        self._add(
+        self._write(
+            "put",
             item,
-            _Operation(
-                "put",
-                tag,
-                item.Meta.table_name,
-                _keys_of(item),
-                lambda tx: tx.save(item, condition=condition, return_values=values),
-                None if return_old else alone,
-            ),
+            tag,
+            lambda tx: tx.save(item, condition=condition, return_values=values),
+            None if return_old else lambda: item.save(condition=condition, add_version_condition=False),
         )
 
     def update(
@@ -139,40 +131,34 @@ class Transaction:
         tag: Any = None,
         return_old: bool = False,
     ) -> None:
-        values = "ALL_OLD" if return_old else None
-
-        def alone() -> Any:
-            return item.update(list(actions), condition=condition, add_version_condition=False)
-
-        self._add(
+        values, changes = "ALL_OLD" if return_old else None, list(actions)
+        self._write(
+            "update",
             item,
-            _Operation(
-                "update",
-                tag,
-                item.Meta.table_name,
-                _keys_of(item),
-                lambda tx: tx.update(
-                    item, list(actions), condition=condition, return_values=values, add_version_condition=False
-                ),
-                None if return_old else alone,
-            ),
+            tag,
+            lambda tx: tx.update(item, changes, condition=condition, return_values=values, add_version_condition=False),
+            None if return_old else lambda: item.update(changes, condition=condition, add_version_condition=False),
         )
 
     def delete(self, item: Model, *, condition: Condition | None = None, tag: Any = None) -> None:
-        def alone() -> Any:
-            return item.delete(condition=condition, add_version_condition=False)
-
-        self._add(
+        self._write(
+            "delete",
             item,
-            _Operation(
-                "delete",
-                tag,
-                item.Meta.table_name,
-                _keys_of(item),
-                lambda tx: tx.delete(item, condition=condition, add_version_condition=False),
-                alone,
-            ),
+            tag,
+            lambda tx: tx.delete(item, condition=condition, add_version_condition=False),
+            lambda: item.delete(condition=condition, add_version_condition=False),
         )
+
+    def _write(
+        self,
+        kind: str,
+        item: Model,
+        tag: Any,
+        apply: Callable[[TransactWrite], Any],
+        alone: Callable[[], Any] | None,
+    ) -> None:
+        """Add a write of ``item``: ``apply`` in the transaction, ``alone`` when it may go without one."""
+        self._add(item, _Operation(kind, tag, item.Meta.table_name, _keys_of(item), apply, alone))
 
     def check(
         self, model: type[Model], hash_key: str, range_key: str | None, condition: Condition, *, tag: Any = None
