@@ -167,11 +167,22 @@ def _language_of(text: str) -> str | None:
     return language_of(text)
 
 
-def bootstrap_memory(*, clock: FrozenClock | None = None, rng: random.Random | None = None) -> Services:
-    """Services over fresh in-memory adapters (``services.adapters`` is the ``MemoryAdapters``)."""
+def bootstrap_memory(
+    *,
+    clock: FrozenClock | None = None,
+    rng: random.Random | None = None,
+    store: Store | None = None,
+    backoff: Backoff = no_wait,
+) -> Services:
+    """Services over fresh in-memory adapters (``services.adapters`` is the ``MemoryAdapters``).
+
+    ``store``: one to use in the memory store's place (a test's DynamoDB under moto, a store that meters or
+    crashes), the queues, timers, scheduler and workflows staying in memory.
+    """
     from tourney.adapters.memory import FrozenClock, MemoryAdapters
 
-    adapters = MemoryAdapters.create(clock or FrozenClock())
+    # any store may stand in the memory store's place: the adapters only hand it to the services
+    adapters = MemoryAdapters.create(clock or FrozenClock(), store=store)  # type: ignore[arg-type]
     return bootstrap(
         store=adapters.store,
         pushes=adapters.pushes,
@@ -182,6 +193,7 @@ def bootstrap_memory(*, clock: FrozenClock | None = None, rng: random.Random | N
         clock=adapters.clock,
         rng=rng,
         adapters=adapters,
+        backoff=backoff,
     )
 
 

@@ -6,23 +6,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tourney.adapters.memory import FrozenClock, MemoryAdapters
-from tourney.bootstrap import Services, bootstrap
+from tourney.adapters.memory import FrozenClock
+from tourney.bootstrap import Services, bootstrap_memory
 
 
 def services_over(store: Any, clock: FrozenClock, seed: int, **options: Any) -> Services:
     """The services over ``store``; ``services.adapters`` holds it with the in-memory rest. ``options``: more of
-    ``bootstrap``'s (a backoff)."""
-    adapters = MemoryAdapters.create(clock, store=store)
-    return bootstrap(
-        store=store,
-        pushes=adapters.pushes,
-        timers=adapters.timers,
-        coordination=adapters.coordination,
-        start_scheduler=adapters.start_scheduler,
-        workflows=adapters.workflows,
-        clock=clock,
-        rng=random.Random(seed),
-        adapters=adapters,
-        **options,
-    )
+    ``bootstrap_memory``'s (a backoff)."""
+    return bootstrap_memory(clock=clock, rng=random.Random(seed), store=store, **options)
