@@ -112,6 +112,16 @@ def test_registrations_racing_at_the_cap_never_overfill_nor_charge_twice(serial_
     assert -store.ledger.balance(EXTERNAL) == 14 * 5_000
 
 
+def race_over_shards(caps: tuple[int, ...], players: list[str]) -> tuple[DynamoStore, list[Exception]]:
+    """``players``, funded, all registering at once for ``multi``, whose seats are counted by one shard per cap:
+    the store after the race and the errors the players met."""
+    store = DynamoStore(LedgerShards(pool=4, house=4, external=4))
+    services = services_on_dynamo(store)
+    sharded_tournament(store, services, caps)
+    fund(services, players)
+    return store, race(services, "multi", players)
+
+
 def sharded_tournament(store: DynamoStore, services: Services, caps: tuple[int, ...]) -> None:
     """Tournament ``multi``, open, whose seats are counted by one counter shard per cap."""
     now = services.deps.clock.now()
@@ -139,14 +149,10 @@ def counted_by_shard(store: DynamoStore) -> dict[int, int]:
 
 
 def test_players_racing_over_several_counter_shards_fill_each_exactly_and_pay_once(serial_aws: None) -> None:
-    # Given 3 seats counted by 3 shards (caps 1, 1, 1) and 6 funded players registering at once
-    store = DynamoStore(LedgerShards(pool=4, house=4, external=4))
-    services = services_on_dynamo(store)
-    sharded_tournament(store, services, (1, 1, 1))
+    # Given 3 seats counted by 3 shards (caps 1, 1, 1) and 6 funded players
     players = [f"s{i}" for i in range(6)]
-    fund(services, players)
     # When they all register at once
-    errors = race(services, "multi", players)
+    store, errors = race_over_shards((1, 1, 1), players)
     # Then every shard is exactly full, each counting the player its record names, and the other 3 wait
     assert errors == []
     assert [(s.count, s.cap) for s in store.registrations.shards("multi")] == [(1, 1), (1, 1), (1, 1)]
@@ -163,14 +169,9 @@ def test_players_racing_over_several_counter_shards_fill_each_exactly_and_pay_on
 
 @pytest.mark.slow
 def test_several_counter_shards_fill_to_exactly_max_players(serial_aws: None) -> None:
-    # Given a tournament of 7 seats counted by 3 shards (caps 3, 2, 2) and 18 players registering at once
-    store = DynamoStore(LedgerShards(pool=4, house=4, external=4))
-    services = services_on_dynamo(store)
-    sharded_tournament(store, services, (3, 2, 2))
-    players = [f"m{i:02d}" for i in range(18)]
-    fund(services, players)
+    # Given a tournament of 7 seats counted by 3 shards (caps 3, 2, 2) and 18 funded players
     # When they all register at once
-    errors = race(services, "multi", players)
+    store, errors = race_over_shards((3, 2, 2), [f"m{i:02d}" for i in range(18)])
     # Then every shard is exactly full, 10 wait, 1 is refused
     assert [(s.count, s.cap) for s in store.registrations.shards("multi")] == [(3, 3), (2, 2), (2, 2)]
     assert len(store.registrations.list("multi", RegistrationState.REGISTERED)) == 7
