@@ -77,6 +77,16 @@ def race(services: Services, tid: str, players: list[str]) -> list[Exception]:
     return errors
 
 
+def open_freezeout(services: Services, tid: str, max_players: int) -> str:
+    """Freezeout ``tid`` of ``max_players`` seats at 1,000 + 100, announced now, starting in an hour."""
+    start_at = services.deps.clock.now() + timedelta(hours=1)
+    command = CreateTournament(
+        name=tid.title(), format="freezeout", buy_in=1_000, entry_fee=100, max_players=max_players, start_at=start_at,
+        tournament_id=tid,
+    )  # fmt: skip
+    return services.admin.create_tournament(command).id
+
+
 def fund(services: Services, players: list[str]) -> None:
     for player in players:
         services.accounts.deposit(player, 5_000, key=f"fund-{player}")
@@ -86,13 +96,7 @@ def test_registrations_racing_at_the_cap_never_overfill_nor_charge_twice(serial_
     # Given a tournament with 3 seats (one counter shard) and 14 funded players registering at once
     store = DynamoStore(LedgerShards(pool=4, house=4, external=4))
     services = services_on_dynamo(store)
-    start_at = services.deps.clock.now() + timedelta(hours=1)
-    tid = services.admin.create_tournament(
-        CreateTournament(
-            name="Race", format="freezeout", buy_in=1_000, entry_fee=100, max_players=3, start_at=start_at,
-            tournament_id="race",
-        )
-    ).id  # fmt: skip
+    tid = open_freezeout(services, "race", max_players=3)
     players = [f"r{i:02d}" for i in range(14)]
     fund(services, players)
     # When they all register at once
@@ -187,13 +191,7 @@ def test_a_registration_is_one_transaction_and_writes_no_item_every_registration
     # Given an open tournament of 5,000 seats (5 counter shards) and two funded players
     store = DynamoStore()
     services = services_on_dynamo(store)
-    start_at = services.deps.clock.now() + timedelta(hours=1)
-    tid = services.admin.create_tournament(
-        CreateTournament(
-            name="Big", format="freezeout", buy_in=1_000, entry_fee=100, max_players=5_000, start_at=start_at,
-            tournament_id="big",
-        )
-    ).id  # fmt: skip
+    tid = open_freezeout(services, "big", max_players=5_000)
     fund(services, ["ann", "bob"])
     written: list[set[str]] = []
     for player in ("ann", "bob"):
