@@ -164,8 +164,12 @@ def deposit(
     return answer
 
 
-def act_key(body_key: str | None, header: str | None) -> str:
-    """The act's key: the body's, else the Idempotency-Key header, else this request's id (a retry is a new act)."""
+def keyed_act(
+    what: str, caller: Caller, body_key: str | None, header: str | None, tournament_id: str | None = None, **facts: Any
+) -> str:
+    """Log a management act and answer its key: the body's, else the Idempotency-Key header, else this request's
+    id (a retry is then a new act)."""
+    log_act(what, caller, tournament_id, **facts)
     return body_key or header or f"request:{app.current_event.request_context.request_id}"
 
 
@@ -182,8 +186,7 @@ def adjust_stack(
     idempotency_key: IdempotencyKey = None,
 ) -> dict[str, Any]:
     """Add or remove chips between hands at the player's table (docs/rules.md, rule 19); 409 while it cannot apply."""
-    log_act("stack adjustment", caller, id, player=player, delta=body.delta)
-    key = act_key(body.key, idempotency_key)
+    key = keyed_act("stack adjustment", caller, body.key, idempotency_key, id, player=player, delta=body.delta)
     return management.adjust_stack(id, player, body.delta, caller.player_id, body.reason, key).to_dict()
 
 
@@ -207,8 +210,7 @@ def mute(
     idempotency_key: IdempotencyKey = None,
 ) -> dict[str, Any]:
     """Mute the player in every table chat, for ``minutes`` or until unmuted (docs/rules.md, rules 18, 19)."""
-    log_act("mute", caller, player=player, minutes=body.minutes)
-    key = act_key(body.key, idempotency_key)
+    key = keyed_act("mute", caller, body.key, idempotency_key, player=player, minutes=body.minutes)
     return management.mute(player, caller.player_id, body.reason, body.minutes, key).to_dict()
 
 
@@ -222,8 +224,7 @@ def unmute(
 ) -> dict[str, Any]:
     """Lift the player's mute; 409 when they are not muted."""
     request = body if body is not None else UnmuteRequest()
-    log_act("unmute", caller, player=player)
-    key = act_key(request.key, idempotency_key)
+    key = keyed_act("unmute", caller, request.key, idempotency_key, player=player)
     return management.unmute(player, caller.player_id, request.reason, key).to_dict()
 
 
@@ -241,8 +242,7 @@ def adjust_balance(
     """A double-entry adjustment with the house's adjustments account (rule 19); 422 if the balance would go below 0;
     404 when the player has no account."""
     accounts.require_account(player)
-    log_act("balance adjustment", caller, player=player, amount=body.amount)
-    key = act_key(body.key, idempotency_key)
+    key = keyed_act("balance adjustment", caller, body.key, idempotency_key, player=player, amount=body.amount)
     return management.adjust_balance(player, body.amount, caller.player_id, body.reason, key).to_dict()
 
 
