@@ -180,6 +180,11 @@ class Payment:
     from_house: int
     from_pool: int
 
+    @classmethod
+    def in_full(cls, paid: PaidIn) -> Payment:
+        """All that ``paid`` paid in, given back: the fees from the house, the rest from the pool."""
+        return cls(paid.player_id, paid.fees, paid.pool)
+
     @property
     def amount(self) -> int:
         return self.from_house + self.from_pool
@@ -235,7 +240,7 @@ def compensate(facts: Termination) -> Compensation:
     outcome = compensation_outcome(facts)
     if outcome is CompensationOutcome.ROLLBACK:
         refunded = (c for c in facts.contributions if c.player_id not in facts.disqualified)
-        return Compensation(outcome, tuple(Payment(c.player_id, c.fees, c.pool) for c in refunded))
+        return Compensation(outcome, tuple(Payment.in_full(c) for c in refunded))
     if outcome is CompensationOutcome.PAYOUT:
         return Compensation(outcome, _payout(facts))
     return Compensation(outcome, _refund_share(facts))
@@ -470,9 +475,7 @@ def plan_full_refund(
     """
     if overlay_posted < 0:
         raise ValueError("the overlay posted is non-negative cents")
-    compensation = Compensation(
-        CompensationOutcome.ROLLBACK, tuple(Payment(c.player_id, c.fees, c.pool) for c in contributions)
-    )
+    compensation = Compensation(CompensationOutcome.ROLLBACK, tuple(Payment.in_full(c) for c in contributions))
     held = sum(c.pool for c in contributions) + overlay_posted
     needed = compensation.from_pool
     return CompensationPlan(
