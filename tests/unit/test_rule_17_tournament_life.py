@@ -189,3 +189,13 @@ def test_rule_17_6_a_start_is_given_up_an_hour_after_its_start_time_and_restarte
     # And a tournament that dealt is never given up
     assert not RUNNING.start_given_up(START + timedelta(days=1))
     assert not RUNNING.has_not_started
+
+
+def test_rule_17_a_step_of_one_termination_knows_a_restart_or_a_second_termination_from_it() -> None:
+    # Given a tournament terminated at TERMINATED_AT
+    assert TERMINATED.still_terminated(TERMINATED_AT) and COMPENSATED.still_terminated(TERMINATED_AT)
+    # When it restarts, or restarts and is terminated again, Then a step of the first termination no longer applies
+    restarted = TERMINATED.restart(IN_WINDOW, "op", "fixed", first_deal=False)
+    again = restarted.terminate(IN_WINDOW + timedelta(minutes=1), "watchdog", "stalled again")
+    assert not restarted.still_terminated(TERMINATED_AT) and not again.still_terminated(TERMINATED_AT)
+    assert again.still_terminated(IN_WINDOW + timedelta(minutes=1))

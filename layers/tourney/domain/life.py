@@ -125,6 +125,15 @@ class TournamentLife:
         return self.status in (_S.SCHEDULED, _S.REGISTERING, _S.CANCELLED) or self.never_dealt
 
     @property
+    def terminated(self) -> bool:
+        """Terminated: recovering, or compensated."""
+        return self.status is _S.TERMINATED
+
+    def still_terminated(self, since: datetime) -> bool:
+        """Terminated by the termination at ``since``: neither restarted nor terminated again after it."""
+        return self.terminated and self.terminated_at == since
+
+    @property
     def recovering(self) -> bool:
         """Terminated, not yet compensated: restarted inside its 20 minutes, or compensated after them."""
         return self.status is _S.TERMINATED and self.ended_at is None

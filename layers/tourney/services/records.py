@@ -33,12 +33,13 @@ CompensationBatch   tournament and batch of a frozen compensation plan   recover
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypeVar
 
 from tourney.domain.dealing import DealingOrders
+from tourney.domain.life import TournamentLife
 from tourney.domain.prizes import Placing
 from tourney.domain.recovery import Movement
 from tourney.domain.registration import RegistrationState, RegistrationWindow, TournamentStatus
@@ -50,7 +51,11 @@ from tourney.domain.tournament import Contribution, TournamentState
 
 @dataclass(frozen=True)
 class TournamentRecord:
-    """A tournament as announced: its configuration and where it stands (registration, play, end)."""
+    """A tournament as announced: its configuration and where it stands (registration, play, end).
+
+    Where it stands is its ``life`` (``domain/life.py``): the status and the instants and names its moves
+    stamped (``closed_at`` ... ``cancel_reason``). A service asks the life and saves ``lived(moved)``.
+    """
 
     tournament_id: str
     name: str
@@ -65,15 +70,12 @@ class TournamentRecord:
     house_shards: int = 1
     """House revenue shards of the ledger (``ledger.house_shard``)."""
     closed_at: datetime | None = None
-    """Registration closed (the start, or a cancellation)."""
     started_at: datetime | None = None
-    """The first hand dealt (docs/rules.md, rule 17)."""
     ended_at: datetime | None = None
     terminated_at: datetime | None = None
     termination_reason: str = ""
     terminated_by: str = ""
     restarted_at: datetime | None = None
-    """The last restart after a termination (the watchdog's, or an operator's within the 20 minutes)."""
     restarted_by: str = ""
     restart_reason: str = ""
     workflow_seen_at: datetime | None = None
@@ -87,6 +89,15 @@ class TournamentRecord:
     version: int = 0
 
     @property
+    def life(self) -> TournamentLife:
+        """Its status and what the moves between statuses stamped: the domain decides every move."""
+        return TournamentLife(**{name: getattr(self, name) for name in _LIFE})
+
+    def lived(self, life: TournamentLife) -> TournamentRecord:
+        """This tournament after a move of its ``life``: the status and what the move stamped."""
+        return replace(self, **{name: getattr(life, name) for name in _LIFE})
+
+    @property
     def window(self) -> RegistrationWindow:
         """When its players may register and unregister (docs/rules.md, rule 2)."""
         return RegistrationWindow(self.tournament_id, self.status, self.announce_at, self.start_at)
@@ -94,6 +105,9 @@ class TournamentRecord:
     def status_at(self, now: datetime) -> TournamentStatus:
         """``scheduled`` before the announcement, else the stored status."""
         return self.window.status_at(now)
+
+
+_LIFE = tuple(f.name for f in fields(TournamentLife))
 
 
 @dataclass(frozen=True)

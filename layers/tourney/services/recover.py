@@ -23,6 +23,7 @@ from datetime import datetime, timedelta
 from tourney.domain.errors import AlreadyStarted, Conflict
 from tourney.domain.formats import TournamentFormat
 from tourney.domain.ledger import pool_account
+from tourney.domain.life import window_left
 from tourney.domain.prizes import Placing
 from tourney.domain.registration import TournamentStatus
 from tourney.services.compensation import UNITS_PER_STEP, pay_step
@@ -32,11 +33,10 @@ from tourney.services.management import disqualified_leave
 from tourney.services.messages import HandEnded, RebuyClosed
 from tourney.services.records import TableRecord, TournamentRecord
 from tourney.services.register import start_when_full
-from tourney.services.start import cancel_before_start, give_up_start, start_given_up, start_missed
+from tourney.services.start import cancel_before_start, give_up_start
 from tourney.services.tables import after_write, arm, deal, retrying
 from tourney.services.views import RecoveryStep, Restarted, SweepReport, WatchReport, placed_push
 
-RESTART_WINDOW = timedelta(minutes=20)
 SWEEP_GRACE = timedelta(minutes=15)
 """A tournament still registering this long after its start time should have started (rule 17.6)."""
 STALL_SLACK = timedelta(minutes=5)
@@ -102,19 +102,6 @@ def _each_on_its_own(
                 on_error(t.tournament_id, error)
 
 
-def window_left(terminated_at: datetime, now: datetime) -> timedelta:
-    """What is left of the 20 minutes after ``terminated_at``, exact to the microsecond (zero or less: closed).
-
-    Compensation never starts before termination + 20:00.000 (docs/rules.md, rule 17).
-
-    >>> from datetime import UTC
-    >>> t0 = datetime(2026, 1, 1, 18, 0, 0, 250_000, tzinfo=UTC)
-    >>> window_left(t0, t0 + timedelta(minutes=19, seconds=59, microseconds=750_000))
-    datetime.timedelta(microseconds=250000)
-    """
-    return terminated_at + RESTART_WINDOW - now
-
-
 def seconds_up(left: timedelta) -> int:
     """Whole seconds to wait for ``left`` to pass, rounded up (a workflow's ``Wait`` never ends early).
 
@@ -136,14 +123,7 @@ def terminate_running(deps: Deps, t: TournamentRecord, by: str, reason: str, now
     the workflow's first step, which halts them. ``StaleVersion`` when either
     changed since it was read (the caller reads again).
     """
-    ended = replace(
-        t,
-        status=TournamentStatus.TERMINATED,
-        terminated_at=now,
-        terminated_by=by,
-        termination_reason=reason,
-        workflow_seen_at=None,
-    )
+    ended = replace(t.lived(t.life.terminate(now, by, reason)), workflow_seen_at=None)
     uow = deps.store.unit_of_work()
     uow.save(ended)
     coordinator = deps.store.coordinators.get(t.tournament_id)
@@ -158,7 +138,7 @@ def terminate_running(deps: Deps, t: TournamentRecord, by: str, reason: str, now
                 entrant = deps.store.entrants.get(t.tournament_id, p.player_id)
                 if entrant is not None:
                     uow.save(replace(entrant, placing=p, placed_at=now))
-        state.status = TournamentStatus.TERMINATED
+        state.status = ended.status
         if state.clock is not None and not state.clock.is_paused:
             state.clock = state.clock.pause(now)
         uow.save(coordinator)
@@ -192,7 +172,7 @@ class RecoveryService(SeatingPorts):
 
             def halt_one(table_id: str = record.table_id, terminated_at: datetime = t.terminated_at) -> int:
                 now_t = d.store.tournaments.get(tid)
-                if now_t.status is not TournamentStatus.TERMINATED or now_t.terminated_at != terminated_at:
+                if not now_t.life.still_terminated(terminated_at):
                     return 0  # restarted (or terminated again) meanwhile: not this termination's table any more
                 current = d.store.tables.get(tid, table_id)
                 in_progress = current.table.hand_in_progress
@@ -219,7 +199,7 @@ class RecoveryService(SeatingPorts):
             if coordinator.state.status is not TournamentStatus.TERMINATED:
                 return  # restarted meanwhile (its state and clock commit together): the clock runs again
             now_t = d.store.tournaments.get(tid)
-            if now_t.status is not TournamentStatus.TERMINATED or now_t.terminated_at != terminated_at:
+            if not now_t.life.still_terminated(terminated_at):
                 return  # restarted, or terminated again: not this termination's clock any more
             coordinator.state.clock = coordinator.state.clock.pause(terminated_at)
             uow = d.store.unit_of_work()
@@ -241,7 +221,7 @@ class RecoveryService(SeatingPorts):
 
         def attempt() -> TournamentRecord | None:
             t = d.store.tournaments.get(tid)
-            if t.status is not TournamentStatus.TERMINATED or t.ended_at is not None:
+            if not t.life.recovering:
                 return None
             seen = replace(t, workflow_seen_at=d.clock.now())
             uow = d.store.unit_of_work()
@@ -283,10 +263,7 @@ class RecoveryService(SeatingPorts):
         """
         d = self._d
         t = d.store.tournaments.get(tid)
-        if t.status is not TournamentStatus.TERMINATED or t.terminated_at is None or t.ended_at is not None:
-            raise Conflict(f"{tid} is {t.status}: only a terminated tournament, not yet compensated, restarts")
-        if window_left(t.terminated_at, d.clock.now()) <= timedelta(0):
-            raise Conflict(f"{tid} was terminated at {t.terminated_at.isoformat()}: its 20 minutes are over")
+        t.life.verify_restart(d.clock.now())
         self.cancel_hands(tid)
         restarted = self._restart(tid, operator, reason)
         if restarted is None:
@@ -315,11 +292,9 @@ class RecoveryService(SeatingPorts):
         def attempt() -> TournamentRecord | None:
             t = d.store.tournaments.get(tid)
             coordinator = d.store.coordinators.get(tid)
-            if t.status is not TournamentStatus.TERMINATED or t.terminated_at is None or coordinator is None:
-                return None
             now = d.clock.now()
-            if t.ended_at is not None or window_left(t.terminated_at, now) <= timedelta(0):
-                return None  # compensated, or its window closed: compensation may be under way
+            if coordinator is None or not t.life.can_restart(now):
+                return None  # not terminated, compensated, or its window closed: compensation may be under way
             state = coordinator.state
             tables = self._tables(tid)
             if state.started_at is None and len(tables) < t.tables_at_start:
@@ -328,16 +303,8 @@ class RecoveryService(SeatingPorts):
                 _verify_deals(record, state.balancing.waiting)
             if state.clock is not None and state.clock.is_paused:
                 state.clock = state.clock.resume(now)
-            first_deal = state.first_hand_dealt(now)
-            state.status = TournamentStatus.RUNNING
-            restarted = replace(
-                t,
-                status=TournamentStatus.RUNNING,
-                restarted_at=now,
-                restarted_by=by,
-                restart_reason=reason,
-                started_at=now if first_deal else t.started_at,
-            )
+            restarted = t.lived(t.life.restart(now, by, reason, first_deal=state.first_hand_dealt(now)))
+            state.status = restarted.status
             uow = d.store.unit_of_work()
             uow.save(coordinator)
             publish_orders(d.store, uow, state)
@@ -358,7 +325,7 @@ class RecoveryService(SeatingPorts):
 
         def attempt() -> None:
             t = d.store.tournaments.get(tid)
-            if t.status is not TournamentStatus.RUNNING or t.restarted_at != restarted.restarted_at:
+            if not t.life.running or t.restarted_at != restarted.restarted_at:
                 return  # terminated again meanwhile: the next restart resumes it
             record = d.store.tables.get(tid, table_id)
             table = record.table
@@ -424,13 +391,13 @@ class RecoveryService(SeatingPorts):
         def sweep_one(t: TournamentRecord) -> None:
             nonlocal players
             due = t.start_at is not None and now >= t.start_at + SWEEP_GRACE
-            late = t.status is TournamentStatus.REGISTERING and due
-            cut_short = t.status is TournamentStatus.CANCELLED and t.ended_at is None  # a cancel that did not finish
+            late = t.life.registering and due
+            cut_short = t.life.cancel_cut_short
             try:
                 if late or cut_short:
                     players += cancel_before_start(d, t.tournament_id, "sweeper", "did not start")
                     refunded.append(t.tournament_id)
-                elif start_given_up(t, now):
+                elif t.life.start_given_up(now):
                     players += give_up_start(d, t.tournament_id, "sweeper", "its start never dealt a hand")
                     refunded.append(t.tournament_id)
                 elif t.config.format is TournamentFormat.SNG and start_when_full(d, t):
@@ -471,15 +438,15 @@ class RecoveryService(SeatingPorts):
 
     def _watch_one(self, t: TournamentRecord, now: datetime, found: _Watched) -> None:
         d = self._d
-        if start_missed(t, now):
+        if t.life.start_missed(now):
             d.workflows.start_tournament(t.tournament_id)  # one execution name: a start already running is a no-op
             found.starting.append(t.tournament_id)
             return
-        if t.status is TournamentStatus.TERMINATED and t.ended_at is None:
+        if t.life.recovering:
             if self._recovery_lost(t, now):
                 found.recovering.append(t.tournament_id)
             return
-        if t.status is not TournamentStatus.RUNNING:
+        if not t.life.running:
             return
         found.running += 1
         stalled = False
@@ -522,7 +489,7 @@ class RecoveryService(SeatingPorts):
 
             def stop(tid: str = t.tournament_id) -> None:
                 current = d.store.tournaments.get(tid)
-                if current.status is TournamentStatus.RUNNING:
+                if current.life.running:
                     terminate_running(d, current, WATCHDOG, "tables made no progress", now)
 
             retrying(d, stop)
@@ -535,7 +502,7 @@ class RecoveryService(SeatingPorts):
         pool, so the tournament must start. Incomplete: a table of the draw not written yet, or one that
         can deal and never did. Requested at most every ``START_QUIET``, stamped as ``workflow_seen_at``.
         """
-        if t.closed_at is None or start_given_up(t, now):
+        if t.closed_at is None or t.life.start_given_up(now):
             return False  # given up: the sweeper refunds it (rule 17.6)
         missing = len(tables) < t.tables_at_start
         if not missing and not any(
@@ -543,7 +510,7 @@ class RecoveryService(SeatingPorts):
         ):
             return False
         last = t.workflow_seen_at or t.closed_at
-        if now - last < START_QUIET or not self._stamp_seen(t, now, lambda c: c.status is TournamentStatus.RUNNING):
+        if now - last < START_QUIET or not self._stamp_seen(t, now, lambda c: c.life.running):
             return False
         self._d.workflows.start_again(t.tournament_id)
         return True
@@ -558,7 +525,7 @@ class RecoveryService(SeatingPorts):
         last = t.workflow_seen_at or t.terminated_at or now
         if now - last < RECOVERY_QUIET:
             return False
-        if not self._stamp_seen(t, now, lambda c: c.status is TournamentStatus.TERMINATED and c.ended_at is None):
+        if not self._stamp_seen(t, now, lambda c: c.life.recovering):
             return False
         self._d.workflows.recover(t.tournament_id)
         return True

@@ -14,16 +14,14 @@ from typing import Final
 
 from tourney.domain.errors import Conflict
 from tourney.domain.ledger import pool_account
+from tourney.domain.life import RESTART_WINDOW
 from tourney.domain.recovery import FrozenPlan, MovementKind, outcome_of
-from tourney.domain.registration import TournamentStatus
 from tourney.services.deps import Deps
 from tourney.services.names import names_of
 from tourney.services.ports import Clock, Store
 from tourney.services.records import TournamentRecord
 from tourney.services.views import PaymentLine, RecoveryReport
 
-RESTART_WINDOW: Final = timedelta(minutes=20)
-"""A terminated tournament may restart until 20:00.000 after its termination (rule 17.2; ``recover.RESTART_WINDOW``)."""
 PAYMENTS_SHOWN: Final = 100
 """The largest payments listed; the totals count every one (a field of 250,000 is paid in 250,000 entries)."""
 
@@ -40,7 +38,7 @@ class RecoveryReportService:
             raise Conflict(f"{tid} is {t.status} and was never terminated: it has no recovery")
         now = d.clock.now()
         deadline = t.terminated_at + RESTART_WINDOW
-        left = max(timedelta(0), deadline - now)
+        left = max(timedelta(0), t.life.window_left(now))
         restarted = t.restarted_at is not None and t.restarted_at >= t.terminated_at
         base = RecoveryReport(
             tournament_id=tid,
@@ -50,9 +48,9 @@ class RecoveryReportService:
             terminated_by=t.terminated_by,
             reason=t.termination_reason,
             restart_deadline=deadline,
-            window_seconds_left=-(-left // timedelta(seconds=1)) if t.status is TournamentStatus.TERMINATED else 0,
+            window_seconds_left=-(-left // timedelta(seconds=1)) if t.life.terminated else 0,
         )
-        if restarted and t.status is not TournamentStatus.TERMINATED:
+        if restarted and not t.life.terminated:
             return replace(base, outcome="restarted", restarted_at=t.restarted_at)
         coordinator = d.store.coordinators.get(tid)
         frozen = None if coordinator is None else coordinator.state.compensation
