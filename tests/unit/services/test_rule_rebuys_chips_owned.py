@@ -17,7 +17,7 @@ from tourney.domain.hand import ActionKind
 
 from tests.support.driver import Driver
 from tests.unit.services.test_rule_17_termination_defects import fold_to_the_end_of_the_hand
-from tests.unit.services.test_rule_rebuys_in_one_hand import rebuy_refused, rebuy_tournament
+from tests.unit.services.test_rule_rebuys_in_one_hand import first_to_act, rebuy_refused, rebuy_tournament
 from tests.unit.services.test_service_play import awaiting
 
 STARTING_STACK = 10_000
@@ -58,9 +58,7 @@ def test_rebuys_a_player_all_in_at_the_starting_stack_rebuys_once_in_the_hand_no
     services: Services, create: Callable[..., str], clock: FrozenClock
 ) -> None:
     # Given a rebuy tournament in its first hand, the first player to act at the starting stack
-    tid = rebuy_tournament(services, create, clock)
-    player = awaiting(services, tid).player
-    services.accounts.deposit(player, 30_000, key=f"rebuys-{player}")
+    tid, player = first_to_act(services, create, clock, top_up=30_000)
     # When they move all in, then rebuy (the chips wait for the hand's end)
     all_in_when_to_act(services, tid, player)
     assert services.play.rebuy(tid, player).pending

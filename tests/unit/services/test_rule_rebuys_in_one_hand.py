@@ -17,13 +17,25 @@ from tourney.adapters.memory import FrozenClock
 from tourney.bootstrap import Services
 from tourney.domain.errors import Conflict
 
-from tests.unit.services.conftest import fund, started
+from tests.unit.services.conftest import started
 from tests.unit.services.test_service_play import awaiting
 
 
 def rebuy_tournament(services: Services, create: Callable[..., str], clock: FrozenClock) -> str:
     """Six players in their first hand of a rebuy tournament (rebuys in levels 1 to 3)."""
     return started(services, create, clock, players=6, fmt="rebuy", rebuy_levels=(1, 3))
+
+
+def first_to_act(
+    services: Services, create: Callable[..., str], clock: FrozenClock, top_up: int = 0
+) -> tuple[str, str]:
+    """A rebuy tournament in its first hand, and its first player to act (at the starting stack), given ``top_up``
+    cents more than the registration left them to rebuy with."""
+    tid = rebuy_tournament(services, create, clock)
+    player = awaiting(services, tid).player
+    if top_up:
+        services.accounts.deposit(player, top_up, key=f"rebuys-{player}")
+    return tid, player
 
 
 def rebuy_refused(services: Services, tid: str, player: str, rebuys: int) -> None:
@@ -46,9 +58,7 @@ def test_rebuys_a_second_rebuy_in_the_same_hand_is_refused(
     services: Services, create: Callable[..., str], clock: FrozenClock
 ) -> None:
     # Given a rebuy tournament in its first hand, a player dealt in at the starting stack
-    tid = rebuy_tournament(services, create, clock)
-    player = awaiting(services, tid).player
-    fund(services, player, amount=10_000)
+    tid, player = first_to_act(services, create, clock)
     # When they rebuy during the hand (the chips wait for its end), then try again
     first = services.play.rebuy(tid, player)
     assert first.pending
@@ -60,9 +70,7 @@ def test_rule_17_chips_bought_in_a_hand_that_is_cancelled_go_to_the_buyer(
     services: Services, create: Callable[..., str], clock: FrozenClock
 ) -> None:
     # Given a player who rebought during the hand in progress (their chips pending)
-    tid = rebuy_tournament(services, create, clock)
-    player = awaiting(services, tid).player
-    fund(services, player, amount=10_000)
+    tid, player = first_to_act(services, create, clock)
     bought = chips_in_play(services, tid)
     services.play.rebuy(tid, player)
     assert chips_in_play(services, tid) == bought + 10_000
