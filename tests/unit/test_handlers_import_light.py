@@ -71,3 +71,9 @@ def test_no_handler_imports_the_tournament_structure_at_a_cold_start(function: s
     modules = loaded_at_import(function)
     structure = ("tourney.domain.structure", "tourney.domain.prizes", "tourney.domain.ledger")
     assert [m for m in modules if m.startswith(structure)] == []
+
+
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_no_handler_reads_package_metadata_at_a_cold_start(function: str) -> None:
+    # pydantic's plugin loader would import it to look for plugins the functions do not have (pydantic_plugins).
+    assert "importlib.metadata" not in loaded_at_import(function)

@@ -118,6 +118,8 @@ def view(cls: type[_View]) -> type[_View]:
     """A frozen dataclass, its fields and behaviour those of ``@dataclass(frozen=True)``, whose methods are shared
     (:class:`FrozenView`) rather than compiled for each class: Python 3.12 compiles six functions for each frozen
     dataclass, which made this module most of a handler's import (docs/performance.md)."""
+    if cls.__doc__ is None:  # what ``dataclass`` would write, without the inspect.signature that is most of its cost
+        cls.__doc__ = f"{cls.__name__}({', '.join(cls.__annotations__)})"
     dataclass(init=False, repr=False, eq=False)(cls)  # the fields (what pydantic and ``dataclasses`` read), no code
     cls.__dataclass_params__.frozen = True  # type: ignore[attr-defined]  # so that frozen dataclasses may extend it
     fields = dataclasses.fields(cast("DataclassInstance", cls))
