@@ -10,7 +10,6 @@ docs/rules.md, 'Eliminations and prizes' (places in the order hands ended) and '
 from __future__ import annotations
 
 import random
-from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -20,9 +19,9 @@ from tourney.domain.ledger import player_account
 from tourney.domain.registration import TournamentStatus
 from tourney.domain.table import Table
 from tourney.services import coordinate
-from tourney.services.commands import CreateTournament
 
 from tests.support.driver import Driver
+from tests.support.entries import entered
 
 PLAYERS = 30
 DRAIN_EVERY = 10
@@ -40,18 +39,13 @@ def _played(batch: int, fmt: str) -> tuple[dict[str, Any], int, list[int]]:
     """
     clock = FrozenClock()
     services = bootstrap_memory(clock=clock, rng=random.Random(3))
-    start_at = clock.now() + timedelta(hours=1)
     rebuys = {"rebuy_levels": (1, 4)} if fmt == "rebuy" else {}
-    tid = services.admin.create_tournament(
-        CreateTournament(
-            name="Batched", format=fmt, buy_in=1_000, entry_fee=100, seats_per_table=6, start_at=start_at,
-            level_minutes=2, tournament_id="batched", **rebuys,  # type: ignore[arg-type]
-        )
-    ).id  # fmt: skip
     names = [f"p{i:02d}" for i in range(PLAYERS)]
-    for name in names:
-        services.accounts.deposit(name, 50_000, key=f"d-{name}")
-        services.registration.register(tid, name)
+    tid, start_at = entered(
+        services, clock, names, 50_000,
+        name="Batched", format=fmt, buy_in=1_000, entry_fee=100, seats_per_table=6, level_minutes=2,
+        tournament_id="batched", **rebuys,
+    )  # fmt: skip
     clock.set(start_at)
     services.start.start_due(tid)
     rebuy_chance = 0.5 if fmt == "rebuy" else 0.0

@@ -4,32 +4,27 @@ is told where they now sit, so that a client opens that table (the ``moved`` pus
 from __future__ import annotations
 
 import random
-from datetime import timedelta
 
 from tourney.adapters.memory import FrozenClock
 from tourney.bootstrap import bootstrap_memory
 from tourney.domain.registration import TournamentStatus
-from tourney.services.commands import CreateTournament
 
 from tests.support.driver import Driver
+from tests.support.entries import entered
 
 
 def test_rule_13_every_moved_player_is_pushed_the_table_and_seat_they_now_hold() -> None:
     # Given a freezeout of 14 players at tables of 6, every player connected to the WebSocket API
     clock = FrozenClock()
     services = bootstrap_memory(clock=clock, rng=random.Random(3))
-    start_at = clock.now() + timedelta(hours=1)
-    tid = services.admin.create_tournament(
-        CreateTournament(
-            name="Moves", format="freezeout", buy_in=1_000, entry_fee=100, seats_per_table=6, start_at=start_at,
-            level_minutes=3, tournament_id="moves",
-        )
-    ).id  # fmt: skip
     names = [f"p{i:02d}" for i in range(14)]
+    tid, start_at = entered(
+        services, clock, names, 5_000,
+        name="Moves", format="freezeout", buy_in=1_000, entry_fee=100, seats_per_table=6, level_minutes=3,
+        tournament_id="moves",
+    )  # fmt: skip
     pushes = services.adapters.pushes
     for name in names:
-        services.accounts.deposit(name, 5_000, key=f"d-{name}")
-        services.registration.register(tid, name, key=f"r-{name}")
         pushes.connect(f"c-{name}", name)
     clock.set(start_at)
     assert services.start.start_due(tid).started

@@ -22,9 +22,9 @@ from tourney.adapters.memory import FrozenClock, MemoryStore
 from tourney.bootstrap import Services, bootstrap_memory
 from tourney.domain.errors import StaleVersion
 from tourney.domain.ledger import AccountKind, EntryKind, overlay_account, player_account, pool_account
-from tourney.services.commands import CreateTournament
 
 from tests.support.driver import Driver
+from tests.support.entries import entered
 
 DEPOSIT = 20_000
 TID = "rb"
@@ -45,18 +45,13 @@ def rebuy_tournament(
     """A running rebuy tournament with the default ``max_players`` (so house revenue is sharded), 10-minute levels."""
     clock = FrozenClock()
     services = bootstrap_memory(clock=clock, rng=random.Random(seed))
-    start_at = clock.now() + timedelta(hours=1)
-    services.admin.create_tournament(
-        CreateTournament(
-            name="Rebuy", format="rebuy", buy_in=1_000, entry_fee=entry_fee, guarantee=guarantee, seats_per_table=9,
-            start_at=start_at, level_minutes=10, rebuy_levels=rebuy_levels, add_on_chips=10_000, tournament_id=TID,
-        )
+    names = [f"p{i:03d}" for i in range(players)]
+    _, start_at = entered(
+        services, clock, names, DEPOSIT,
+        name="Rebuy", format="rebuy", buy_in=1_000, entry_fee=entry_fee, guarantee=guarantee, seats_per_table=9,
+        level_minutes=10, rebuy_levels=rebuy_levels, add_on_chips=10_000, tournament_id=TID,
     )  # fmt: skip
     assert services.adapters.store.tournaments.get(TID).house_shards > 1
-    names = [f"p{i:03d}" for i in range(players)]
-    for name in names:
-        services.accounts.deposit(name, DEPOSIT, key=f"d-{name}")
-        services.registration.register(TID, name)
     clock.set(start_at)
     services.start.start_due(TID)
     Driver(services).run_workflows()

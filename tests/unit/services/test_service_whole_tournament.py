@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import random
-from datetime import timedelta
 
 import pytest
 from tourney.adapters.memory import FrozenClock
 from tourney.bootstrap import bootstrap_memory
 from tourney.domain.ledger import pool_account
 from tourney.domain.registration import TournamentStatus
-from tourney.services.commands import CreateTournament
 
 from tests.support.driver import Driver
+from tests.support.entries import entered
 
 
 @pytest.mark.parametrize("players,seed", [(14, 1), (19, 2)])
@@ -20,17 +19,11 @@ def test_a_freezeout_runs_from_creation_to_its_winner_through_the_services(playe
     # Given a freezeout announced now, starting in an hour, and funded players
     clock = FrozenClock()
     services = bootstrap_memory(clock=clock, rng=random.Random(seed))
-    start_at = clock.now() + timedelta(hours=1)
-    tid = services.admin.create_tournament(
-        CreateTournament(
-            name="Evening", format="freezeout", buy_in=1_000, entry_fee=100, seats_per_table=6, start_at=start_at,
-            level_minutes=3, tournament_id="evening",
-        )
-    ).id  # fmt: skip
-    names = [f"p{i:02d}" for i in range(players)]
-    for name in names:
-        services.accounts.deposit(name, 5_000, key=f"d-{name}")
-        services.registration.register(tid, name, key=f"r-{name}")
+    tid, start_at = entered(
+        services, clock, [f"p{i:02d}" for i in range(players)], 5_000,
+        name="Evening", format="freezeout", buy_in=1_000, entry_fee=100, seats_per_table=6, level_minutes=3,
+        tournament_id="evening",
+    )  # fmt: skip
     # When the start schedule fires and the tournament is played by bots to its end
     clock.set(start_at)
     assert services.start.start_due(tid).started
@@ -57,17 +50,11 @@ def test_a_rebuy_tournament_with_rebuy_windows_runs_to_its_winner_with_money_con
     # Given a rebuy tournament (rebuys in levels 1-8) of 12 funded players
     clock = FrozenClock()
     services = bootstrap_memory(clock=clock, rng=random.Random(5))
-    start_at = clock.now() + timedelta(hours=1)
-    tid = services.admin.create_tournament(
-        CreateTournament(
-            name="Rebuy", format="rebuy", buy_in=1_000, entry_fee=0, seats_per_table=6, start_at=start_at,
-            level_minutes=2, rebuy_levels=(1, 8), tournament_id="rebuy",
-        )
-    ).id  # fmt: skip
-    names = [f"p{i:02d}" for i in range(12)]
-    for name in names:
-        services.accounts.deposit(name, 20_000, key=f"d-{name}")
-        services.registration.register(tid, name)
+    tid, start_at = entered(
+        services, clock, [f"p{i:02d}" for i in range(12)], 20_000,
+        name="Rebuy", format="rebuy", buy_in=1_000, entry_fee=0, seats_per_table=6, level_minutes=2,
+        rebuy_levels=(1, 8), tournament_id="rebuy",
+    )  # fmt: skip
     clock.set(start_at)
     services.start.start_due(tid)
     # When bots play, rebuying half the time when they bust in the rebuy period
