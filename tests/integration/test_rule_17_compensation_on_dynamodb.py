@@ -75,7 +75,7 @@ def services_on_dynamodb(clock: FrozenClock) -> tuple[Services, CrashingStore]:
 
 
 def test_rule_17_rollback_of_a_rebuy_tournament_on_dynamodb_crashing_between_chunks_pays_everyone_once() -> None:
-    # Given a rebuy tournament on DynamoDB with the default max_players (house revenue in 50 shards), 12 players
+    # Given a rebuy tournament on DynamoDB with the default max_players (house revenue in 90 shards), 12 players
     # who all rebought and bought the add-on, terminated 25 minutes after the start (two tables)
     clock = FrozenClock()
     services, store = services_on_dynamodb(clock)
@@ -87,7 +87,7 @@ def test_rule_17_rollback_of_a_rebuy_tournament_on_dynamodb_crashing_between_chu
         )
     ).id  # fmt: skip
     shards = store.tournaments.get(tid).house_shards
-    assert shards == 50
+    assert shards == 90
     players = [f"p{i:02d}" for i in range(12)]
     for player in players:
         services.accounts.deposit(player, DEPOSIT, key=f"d-{player}")
