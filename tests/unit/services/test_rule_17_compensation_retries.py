@@ -264,8 +264,14 @@ def clean_runs() -> dict[str, tuple[str, tuple[dict[str, Any], dict[str, int]]]]
     return runs
 
 
-def crash_points() -> Iterator[int]:
-    yield from range(1, 40)
+def terminated_at_each_commit(scenario: str) -> Iterator[tuple[int, Services]]:
+    """For each commit of a compensation from the first, a fresh run of ``scenario`` just terminated; the test
+    stops at the first commit a whole compensation never reaches."""
+    for commit in range(1, 40):
+        services, clock, _ = SCENARIOS[scenario]()
+        terminate(services, clock)
+        yield commit, services
+    raise AssertionError("more commits than the test tries")
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
@@ -273,10 +279,8 @@ def test_rule_17_compensation_crashing_after_any_commit_then_retried_pays_exactl
     scenario: str, clean_runs: dict[str, tuple[str, tuple[dict[str, Any], dict[str, int]]]]
 ) -> None:
     outcome, clean = clean_runs[scenario]
-    for crash_at in crash_points():
+    for crash_at, services in terminated_at_each_commit(scenario):
         # Given a terminated tournament whose compensation dies at its crash_at-th commit
-        services, clock, _ = SCENARIOS[scenario]()
-        terminate(services, clock)
         store = services.adapters.store
         commits = 0
 
@@ -303,8 +307,6 @@ def test_rule_17_compensation_crashing_after_any_commit_then_retried_pays_exactl
         assert steps[-1].outcome in (outcome, "nothing")
         if not crashed:
             break  # every commit of a whole run has been a crash point
-    else:
-        raise AssertionError("more commits than crash points")
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
@@ -312,10 +314,8 @@ def test_rule_17_a_second_compensation_racing_at_any_commit_changes_nothing(
     scenario: str, clean_runs: dict[str, tuple[str, tuple[dict[str, Any], dict[str, int]]]]
 ) -> None:
     _, clean = clean_runs[scenario]
-    for race_at in crash_points():
+    for race_at, services in terminated_at_each_commit(scenario):
         # Given a compensation in progress, and a second one (a re-driven workflow) running a whole step at one commit
-        services, clock, _ = SCENARIOS[scenario]()
-        terminate(services, clock)
         store = services.adapters.store
         commits = 0
         raced = False
@@ -346,8 +346,6 @@ def test_rule_17_a_second_compensation_racing_at_any_commit_changes_nothing(
         assert ledger_of(services) == clean, f"race at commit {race_at}"
         if not raced:
             break
-    else:
-        raise AssertionError("more commits than race points")
 
 
 def test_rule_17_two_workers_compensating_at_once_and_again_pay_once(
