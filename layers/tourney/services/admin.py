@@ -24,7 +24,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from tourney.domain.errors import AlreadyStarted, Conflict, IdempotencyConflict, InvalidConfiguration, StaleVersion
+from tourney.domain.errors import AlreadyStarted, IdempotencyConflict, InvalidConfiguration, StaleVersion
+from tourney.domain.life import TournamentLife
 from tourney.domain.registration import TournamentStatus, check_schedule
 from tourney.domain.structure import (
     AddOn,
@@ -40,7 +41,7 @@ from tourney.services.deps import Deps, no_wait
 from tourney.services.ports import Backoff, Clock, Pushes, StartScheduler, Store, Workflows
 from tourney.services.records import AuditAct, CounterShard, TournamentRecord
 from tourney.services.recover import RecoveryService
-from tourney.services.start import cancel_before_start, give_up_start, never_dealt
+from tourney.services.start import cancel_before_start, give_up_start
 from tourney.services.tables import retrying
 from tourney.services.views import Cancelled, Created, Restarted, Terminated
 
@@ -130,7 +131,7 @@ class AdminService:
             tournament_id=tid,
             name=command.name.strip(),
             config=config,
-            status=TournamentStatus.REGISTERING,
+            status=TournamentLife.scheduled(tid, command.start_at).announce().status,
             announce_at=announce_at,
             start_at=command.start_at,
             created_at=now,
@@ -185,7 +186,7 @@ class AdminService:
         if a first deal won that race, it terminates the running tournament
         instead. A terminate of a terminated tournament, not yet compensated,
         requests its recovery workflow again (its first start may have been
-        lost).
+        lost). A finished one is refused by its life (409: nothing to terminate).
         """
         from tourney.services.recover import terminate_running
 
@@ -194,15 +195,14 @@ class AdminService:
         def attempt() -> Terminated:
             now = self._d.clock.now()
             record = self._d.store.tournaments.get(tid)
-            if record.status is TournamentStatus.TERMINATED:
-                if record.ended_at is None:
+            life = record.life
+            if life.terminated:
+                if life.recovering:
                     self._d.workflows.recover(tid)  # again: a lost start is requested anew (idempotent)
                 return Terminated(tid, str(record.status), record.terminated_at)
-            if record.status in (TournamentStatus.REGISTERING, TournamentStatus.CANCELLED) or never_dealt(record):
+            if life.has_not_started:
                 self._cancel_once(record, operator, reason)
                 return Terminated(tid, str(TournamentStatus.CANCELLED), None)
-            if record.status is not TournamentStatus.RUNNING:
-                raise Conflict(f"{tid} is {record.status}: there is nothing to terminate")
             ended = terminate_running(self._d, record, operator, reason, now)
             return Terminated(tid, str(ended.status), now)
 
@@ -249,11 +249,11 @@ class AdminService:
         """
         tid = t.tournament_id
         try:
-            if never_dealt(t):
+            if t.life.never_dealt:
                 return give_up_start(self._d, tid, operator, reason)
             return cancel_before_start(self._d, tid, operator, reason)
         except AlreadyStarted:
-            if t.status is not TournamentStatus.REGISTERING and not never_dealt(t):
+            if not t.life.registering and not t.life.never_dealt:
                 raise  # it had started when read
             raise StaleVersion(f"{tid} changed as it was cancelled: the start or its first deal won") from None
 

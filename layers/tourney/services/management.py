@@ -57,7 +57,6 @@ from tourney.domain.ledger import (
     pool_account,
 )
 from tourney.domain.prizes import BustOut
-from tourney.domain.registration import TournamentStatus
 from tourney.domain.table import Table
 from tourney.services.audit import MAX_REASON, audit_record
 from tourney.services.dealer import publish_orders
@@ -220,7 +219,7 @@ class ManagementService:
 
     def _seated(self, tid: str, player: str) -> tuple[EntrantRecord, TableRecord]:
         t = self._d.store.tournaments.get(tid)
-        if t.status is not TournamentStatus.RUNNING:
+        if not t.life.running:
             raise Conflict(f"{tid} is {t.status}: management of players applies while it runs")
         entrant = self._d.store.entrants.get(tid, player)
         if entrant is None:
