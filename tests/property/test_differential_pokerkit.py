@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 from tourney.domain.hand import Hand
@@ -73,27 +74,40 @@ def bench_setup(rng: random.Random, players: int) -> Setup:
     return Setup({s: 10_000 for s in seats}, 1, sb, bb, 50, 100, 0, False, deck)
 
 
-@pytest.mark.parametrize("chunk", range(8))
-def test_random_hands_finish_with_pokerkits_stacks(chunk: int) -> None:
-    # Given seeded random deals of 2 to 10 players
-    rng = random.Random(1000 + chunk)
+def samples(sample: tuple[int, int, int, int], many: tuple[int, int, int, int]) -> list[Any]:
+    """Chunks of seeded deals as ``(first seed, chunks, deals each, least of each kind)``: ``sample`` in every run,
+    ``many`` more with ``-m slow``."""
+    first, chunks, deals, least = sample
+    fast = [pytest.param(first + c, deals, least, id=f"sample-{c}") for c in range(chunks)]
+    first, chunks, deals, least = many
+    slow = [pytest.param(first + c, deals, least, id=f"many-{c}", marks=pytest.mark.slow) for c in range(chunks)]
+    return fast + slow
+
+
+@pytest.mark.parametrize("seed,deals,least", samples((1000, 8, 100, 5), (50_000, 24, 500, 25)))
+def test_random_hands_finish_with_pokerkits_stacks(seed: int, deals: int, least: int) -> None:
+    # Given seeded random deals of 2 to 10 players (800 in every run, 12,000 more with -m slow)
+    rng = random.Random(seed)
     # When each is played at random and replayed strictly in pokerkit
-    kinds = play_and_compare(rng, 100)
+    kinds = play_and_compare(rng, deals)
     # Then every finishing stack matches (asserted per hand), short blinds included
-    assert kinds["hands"] == 100
-    assert kinds["blind all in for less"] >= 5
+    assert kinds["hands"] == deals
+    assert kinds["blind all in for less"] >= least
 
 
-@pytest.mark.parametrize("chunk", range(4))
-def test_blinds_all_in_for_less_or_nothing_behind_newcomers_finish_with_pokerkits_stacks(chunk: int) -> None:
+@pytest.mark.parametrize("seed,deals,least", samples((2000, 4, 150, 30), (60_000, 12, 750, 150)))
+def test_blinds_all_in_for_less_or_nothing_behind_newcomers_finish_with_pokerkits_stacks(
+    seed: int, deals: int, least: int
+) -> None:
     # Given deals where the blinds are all in for less than the blind, often for nothing (all on the ante),
-    # with players between the button and the blinds: the deals pokerkit once refused
-    rng = random.Random(2000 + chunk)
+    # with players between the button and the blinds: the deals pokerkit once refused (600 in every run, 9,000
+    # more with -m slow)
+    rng = random.Random(seed)
     # When each is played at random and replayed strictly in pokerkit
-    kinds = play_and_compare(rng, 150, short_blinds=True)
+    kinds = play_and_compare(rng, deals, short_blinds=True)
     # Then every finishing stack matches, and each kind was played many times
-    assert kinds["blind all in for less"] >= 30
-    assert kinds["blinds posted nothing behind newcomers"] >= 30
+    assert kinds["blind all in for less"] >= least
+    assert kinds["blinds posted nothing behind newcomers"] >= least
 
 
 @pytest.mark.parametrize("players", [2, 9])
@@ -102,26 +116,6 @@ def test_benchmark_tables_finish_with_pokerkits_stacks(players: int) -> None:
     rng = random.Random(players)
     # Then every hand matches pokerkit
     assert play_and_compare(rng, 100, players=players, bench_table=True)["hands"] == 100
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("chunk", range(24))
-def test_many_random_hands_finish_with_pokerkits_stacks(chunk: int) -> None:
-    # Given 12,000 seeded random deals
-    rng = random.Random(50_000 + chunk)
-    # Then every finishing stack matches pokerkit's
-    assert play_and_compare(rng, 500)["blind all in for less"] >= 25
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("chunk", range(12))
-def test_many_short_blind_deals_finish_with_pokerkits_stacks(chunk: int) -> None:
-    # Given 9,000 seeded deals with blinds all in for less or for nothing behind newcomers
-    rng = random.Random(60_000 + chunk)
-    # Then every finishing stack matches pokerkit's
-    kinds = play_and_compare(rng, 750, short_blinds=True)
-    assert kinds["blind all in for less"] >= 150
-    assert kinds["blinds posted nothing behind newcomers"] >= 150
 
 
 def test_the_once_left_out_deal_opens_after_the_button_and_replays_in_pokerkit() -> None:
