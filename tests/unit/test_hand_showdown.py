@@ -24,6 +24,20 @@ def cards(text: str) -> tuple[int, int]:
     return first, second
 
 
+def check_through(hand: Hand, streets: int, *seats: int) -> None:
+    """``seats`` check in turn on each of the next ``streets`` streets."""
+    for _ in range(streets):
+        for seat in seats:
+            hand.check(seat)
+
+
+def limped_and_checked(hand: Hand, streets: int) -> None:
+    """Heads-up, seat 1 on the button: it limps, the big blind checks, then both check ``streets`` streets."""
+    hand.call(1)
+    hand.check(2)
+    check_through(hand, streets, 2, 1)
+
+
 def test_three_all_ins_make_a_main_pot_and_two_side_pots() -> None:
     # Given four stacks of 100, 300, 600 and 1,000, blinds 10/20, seat 4 on the button
     deck = stacked_deck(["AsAh", "KsKh", "QsQh", "8c6h"], DRY_BOARD)
@@ -95,9 +109,7 @@ def test_odd_chip_goes_to_the_first_winner_clockwise_from_the_button() -> None:
     hand.fold(1)
     hand.call(2)
     hand.check(3)
-    for _ in range(3):
-        hand.check(2)
-        hand.check(3)
+    check_through(hand, 3, 2, 3)
     # Then the pot of 203 is split 102 / 101, the odd chip to seat 2 (first after the button)
     result = hand.result
     assert result is not None
@@ -115,10 +127,7 @@ def test_the_last_river_bettor_shows_first_and_a_beaten_hand_is_mucked() -> None
     hand.call(1)
     hand.call(2)
     hand.check(3)
-    for _ in range(2):
-        hand.check(2)
-        hand.check(3)
-        hand.check(1)
+    check_through(hand, 2, 2, 3, 1)
     hand.check(2)
     hand.bet(3, 100)
     hand.call(1)
@@ -140,11 +149,7 @@ def test_checked_down_showdown_starts_left_of_the_button() -> None:
     # Given two players check every street; seat 1 (button) holds the better hand
     deck = stacked_deck(["8c8h", "AsAh"], DRY_BOARD)  # seats 2, 1
     hand = heads_up({1: 1000, 2: 1000}, 1, deck)
-    hand.call(1)
-    hand.check(2)
-    for _ in range(3):
-        hand.check(2)
-        hand.check(1)
+    limped_and_checked(hand, 3)
     # Then seat 2 shows first (nobody else has shown), then seat 1 shows the winner
     assert list(hand.log[-2:]) == [HoleCardsShown(2, cards("8c8h")), HoleCardsShown(1, cards("AsAh"))]
 
@@ -153,11 +158,7 @@ def test_an_all_in_on_the_river_shows_every_hand() -> None:
     # Given heads-up on the river, seat 1 (worse hand) bets all in and seat 2 calls
     deck = stacked_deck(["AsAh", "8c8h"], DRY_BOARD)  # seats 2, 1
     hand = heads_up({1: 500, 2: 1000}, 1, deck)
-    hand.call(1)
-    hand.check(2)
-    for _ in range(2):
-        hand.check(2)
-        hand.check(1)
+    limped_and_checked(hand, 2)
     hand.check(2)
     hand.bet(1, 400)
     hand.call(2)
