@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from tourney.adapters.dynamo.ledger import LedgerShards
 from tourney.adapters.memory import FrozenClock, MemoryStore
 from tourney.bootstrap import Services
 from tourney.domain.errors import StaleVersion
@@ -114,6 +115,22 @@ def test_a_pool_credit_lands_on_the_players_shard_of_the_pool() -> None:
         assert kinds.count("account:balance") == 2
     pool_shards = {i.partition_key for placed in items for i in placed if i.partition_key.startswith("account#pool")}
     assert all("~" in shard for shard in pool_shards)
+
+
+def test_a_commit_places_the_pool_credit_on_the_stores_own_ledger_shards() -> None:
+    # Given a metered store whose pools are kept in one balance item (not the adapter's default split)
+    model, running = AwsModel(), _Running()
+    services, store = _services(running)
+    store.ledger_shards = LedgerShards(pool=1)
+
+    # When a player registers through an invocation of the API
+    running.run = model.invocation("api", at=0.0)
+    services.registration.register("t1", "p1")
+
+    # Then the registration's transaction credited the pool's one item, not a shard of it
+    pool = "tourney-ledger/account#pool:t1"
+    assert model.meters.load(pool, 0.5)[0] > 0
+    assert model.meters.load(pool + "~0", 0.5) == (0.0, 0.0)
 
 
 def test_the_store_reads_through_whatever_repository_the_wrapped_store_has_now() -> None:

@@ -439,7 +439,7 @@ class _UnitOfWork:
         sizes = self._store.sizes
         writes = [sizes.of(r) for r in self._saves]
         writes += [sizes.of(s) for s in self._bumps]
-        writes += ledger_items(self._entries)
+        writes += ledger_items(self._entries, self._store.ledger_shards)
         checks = [sizes.of(r) for r in self._checks]
         if len(writes) + len(checks) == 0:
             return
