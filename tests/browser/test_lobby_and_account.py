@@ -14,7 +14,7 @@ from typing import Any
 
 from infra.local.runtime import LocalRuntime
 from tests.browser.conftest import Pages, sign_in
-from tests.e2e.seeding import PATIENCE, call, create, fund, later, register, seed_running
+from tests.e2e.seeding import PATIENCE, act, call, check_or_call, create, fund, later, register, seed_running
 
 OPERATOR = "lobby-op"
 
@@ -174,10 +174,8 @@ def play_hand_through(stack: LocalRuntime, tid: str, players: tuple[str, str], h
         status, view = call(stack, "GET", f"/tournaments/{tid}/tables/1", stack.token(players[0]))
         if status == 200 and view["hand"] > hand:
             return
-        to_act = view.get("to_act") if status == 200 else None
-        if to_act:
-            body = {"hand": view["hand"], "seq": to_act["seq"], "action": "check" if to_act["can_check"] else "call"}
-            call(stack, "POST", f"/tournaments/{tid}/tables/1/actions", stack.token(to_act["player"]), body)
+        if status == 200 and view.get("to_act"):
+            act(stack, tid, view, check_or_call(view))
         else:
             time.sleep(0.2)
     raise AssertionError(f"hand {hand} of {tid} did not end")

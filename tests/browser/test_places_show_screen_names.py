@@ -11,7 +11,7 @@ from typing import Any
 
 from infra.local.runtime import LocalRuntime
 from tests.browser.conftest import Pages
-from tests.e2e.seeding import PATIENCE, call, fund, seed_running
+from tests.e2e.seeding import PATIENCE, act, call, check_or_call, fund, seed_running
 
 OPERATOR = "nora"
 
@@ -26,12 +26,11 @@ def play_until_someone_busts(stack: LocalRuntime, tid: str, players: tuple[str, 
             return places
         _, view = call(stack, "GET", f"/tournaments/{tid}/tables/1", stack.token(players[0]))
         to_act = view.get("to_act")
-        if view.get("hand_in_progress") and to_act:
-            body = {"hand": view["hand"], "seq": to_act["seq"], "action": "check" if to_act["can_check"] else "call"}
-            if to_act["max_raise_to"] is not None:  # all in: one hand or two decide it
-                kind = "bet" if all(not seat["bet"] for seat in view["seats"]) else "raise"
-                body = {**body, "action": kind, "amount": to_act["max_raise_to"]}
-            call(stack, "POST", f"/tournaments/{tid}/tables/1/actions", stack.token(to_act["player"]), body)
+        if view.get("hand_in_progress") and to_act and to_act["max_raise_to"] is not None:  # all in: one hand or two
+            kind = "bet" if all(not seat["bet"] for seat in view["seats"]) else "raise"
+            act(stack, tid, view, kind, to_act["max_raise_to"])
+        elif view.get("hand_in_progress") and to_act:
+            act(stack, tid, view, check_or_call(view))
         else:
             time.sleep(0.3)
     raise AssertionError(f"nobody busted at {tid}")

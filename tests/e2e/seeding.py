@@ -102,12 +102,23 @@ def seed_running(
     else:
         raise AssertionError("two players could not register before the start, four times")
     view = wait_for_hand(stack, tid, players[0], 1, time.time() + window + PATIENCE)
-    to_act = view["to_act"]
-    decision = {"hand": view["hand"], "seq": to_act["seq"], "action": "fold"}
-    actions = f"/tournaments/{tid}/tables/1/actions"
-    status, answer = call(stack, "POST", actions, stack.token(to_act["player"]), decision)
+    status, answer = act(stack, tid, view, "fold")
     assert status == 200, answer
     return tid, wait_for_hand(stack, tid, players[0], 2, time.time() + PATIENCE)
+
+
+def act(stack: LocalRuntime, tid: str, view: dict[str, Any], action: str, amount: int | None = None) -> tuple[int, Any]:
+    """``action`` (``amount``: a bet's or raise's) by the player table 1's ``view`` waits for: status and answer."""
+    to_act = view["to_act"]
+    body = {"hand": view["hand"], "seq": to_act["seq"], "action": action}
+    if amount is not None:
+        body["amount"] = amount
+    return call(stack, "POST", f"/tournaments/{tid}/tables/1/actions", stack.token(to_act["player"]), body)
+
+
+def check_or_call(view: dict[str, Any]) -> str:
+    """What a passive player does at the decision table 1's ``view`` waits for."""
+    return "check" if view["to_act"]["can_check"] else "call"
 
 
 def wait_for_hand(stack: LocalRuntime, tid: str, viewer: str, hand: int, deadline: float) -> dict[str, Any]:
