@@ -126,6 +126,41 @@ FUNCTION_COUNTS = (
 means, runbook."""
 
 
+def _activity_graphs() -> list[cw.IWidget]:
+    """The dashboard's first row: tournaments and tables running, hands, actions and registrations a minute."""
+    width = 8
+    return [
+        cw.GraphWidget(title="Active tournaments", left=[custom_metric("ActiveTournaments", "Maximum")], width=width),
+        cw.GraphWidget(title="Active tables", left=[custom_metric("ActiveTables", "Maximum")], width=width),
+        cw.GraphWidget(
+            title="Hands per minute",
+            left=[custom_metric("HandsPlayed", "Sum")],
+            right=[custom_metric("Actions", "Sum"), custom_metric("Registrations", "Sum")],
+            width=width,
+        ),
+    ]
+
+
+def _error_graphs(functions: Mapping[str, lambda_.Function], http_api: apigw.HttpApi) -> list[cw.IWidget]:
+    """The dashboard's second row: each function's errors, and the HTTP API's errors and p99 latency."""
+    return [
+        cw.GraphWidget(
+            title="Function errors",
+            left=[functions[s.name].metric_errors(period=MINUTE, label=s.name) for s in wiring.FUNCTIONS],
+            width=12,
+        ),
+        cw.GraphWidget(
+            title="HTTP API",
+            left=[
+                http_api.metric_client_error(period=MINUTE, label="4xx"),
+                http_api.metric_server_error(period=MINUTE, label="5xx"),
+            ],
+            right=[http_api.metric_latency(period=MINUTE, statistic="p99", label="p99 latency")],
+            width=12,
+        ),
+    ]
+
+
 class Monitoring(Construct):
     """``topic``, ``alarms[name]``, ``dashboard``."""
 
@@ -312,35 +347,8 @@ class Monitoring(Construct):
             default_interval=Duration.hours(3),
         )
         dashboard.node.default_child.override_logical_id("Dashboard")  # type: ignore[union-attr]
-        width = 8
-        dashboard.add_widgets(
-            cw.GraphWidget(
-                title="Active tournaments", left=[custom_metric("ActiveTournaments", "Maximum")], width=width
-            ),
-            cw.GraphWidget(title="Active tables", left=[custom_metric("ActiveTables", "Maximum")], width=width),
-            cw.GraphWidget(
-                title="Hands per minute",
-                left=[custom_metric("HandsPlayed", "Sum")],
-                right=[custom_metric("Actions", "Sum"), custom_metric("Registrations", "Sum")],
-                width=width,
-            ),
-        )
-        dashboard.add_widgets(
-            cw.GraphWidget(
-                title="Function errors",
-                left=[functions[s.name].metric_errors(period=MINUTE, label=s.name) for s in wiring.FUNCTIONS],
-                width=12,
-            ),
-            cw.GraphWidget(
-                title="HTTP API",
-                left=[
-                    http_api.metric_client_error(period=MINUTE, label="4xx"),
-                    http_api.metric_server_error(period=MINUTE, label="5xx"),
-                ],
-                right=[http_api.metric_latency(period=MINUTE, statistic="p99", label="p99 latency")],
-                width=12,
-            ),
-        )
+        dashboard.add_widgets(*_activity_graphs())
+        dashboard.add_widgets(*_error_graphs(functions, http_api))
         dashboard.add_widgets(
             _queue_graph("Queue age of oldest message (s)", queues, "metric_approximate_age_of_oldest_message"),
             _queue_graph("Dead-letter queue depth", dead_letters, "metric_approximate_number_of_messages_visible"),
