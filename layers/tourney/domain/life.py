@@ -110,6 +110,10 @@ class TournamentLife:
         return self.status is _S.RUNNING
 
     @property
+    def cancelled(self) -> bool:
+        return self.status is _S.CANCELLED
+
+    @property
     def in_play(self) -> bool:
         """Running, or terminated and not yet compensated: its pending hand ends are still settled (17.8)."""
         return self.status is _S.RUNNING or self.recovering
@@ -145,7 +149,7 @@ class TournamentLife:
     @property
     def cancel_cut_short(self) -> bool:
         """Cancelled, its refunds not all made: the sweeper finishes it."""
-        return self.status is _S.CANCELLED and self.ended_at is None
+        return self.cancelled and self.ended_at is None
 
     def start_missed(self, now: datetime) -> bool:
         """Still taking registrations ``START_MISSED`` past its start time (rule 2: it starts then)."""
@@ -183,10 +187,14 @@ class TournamentLife:
             raise Conflict(f"{self.tournament_id} is {self.status}: only a scheduled tournament is announced")
         return replace(self, status=_S.REGISTERING)
 
-    def close_registration(self, now: datetime) -> TournamentLife:
-        """The start closes registration and the tournament runs (rule 2; its first hand starts it)."""
+    def verify_close_registration(self) -> None:
+        """Raise ``NotStartedYet`` unless registering: only registration that is open closes."""
         if not self.registering:
             raise NotStartedYet(f"{self.tournament_id} is {self.status}")
+
+    def close_registration(self, now: datetime) -> TournamentLife:
+        """The start closes registration and the tournament runs (rule 2; its first hand starts it)."""
+        self.verify_close_registration()
         return replace(self, status=_S.RUNNING, closed_at=now)
 
     def deal_first_hand(self, now: datetime) -> TournamentLife:
@@ -221,7 +229,7 @@ class TournamentLife:
 
     def cancel(self, now: datetime, by: str, reason: str) -> TournamentLife:
         """Cancelled before the start (rules 17.6, 19), registration closed ``now``; a second cancel answers it."""
-        if self.status is _S.CANCELLED:
+        if self.cancelled:
             return self
         if self.status not in (_S.SCHEDULED, _S.REGISTERING):
             raise AlreadyStarted(
@@ -234,7 +242,7 @@ class TournamentLife:
 
         ``first_hand_dealt``: the tournament in play has dealt one though this life does not show it yet.
         """
-        if self.status is _S.CANCELLED:
+        if self.cancelled:
             return self
         if not self.running or self.started_at is not None or first_hand_dealt:
             raise AlreadyStarted(f"{self.tournament_id} is {self.status} and dealt a hand: its start is not given up")
@@ -242,7 +250,7 @@ class TournamentLife:
 
     def complete_cancellation(self, now: datetime) -> TournamentLife:
         """Everyone refunded: the cancelled tournament ends."""
-        if self.status is not _S.CANCELLED:
+        if not self.cancelled:
             raise Conflict(f"{self.tournament_id} is {self.status}: only a cancelled tournament completes a cancel")
         return self if self.ended_at is not None else replace(self, ended_at=now)
 

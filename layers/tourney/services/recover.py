@@ -378,7 +378,7 @@ class RecoveryService(SeatingPorts):
         """Refund every tournament that should have started and did not (rule 17.6); start a full Sit&Go.
 
         Late: still registering 15 minutes after its start time, or running an hour after it with no hand
-        dealt (its start keeps failing: ``START_GIVEN_UP``). Each tournament is swept on its own: one that
+        dealt (its start keeps failing: ``life.START_GIVEN_UP``). Each tournament is swept on its own: one that
         raises is listed as ``failed`` and given to ``on_error`` (the handler logs it), and the sweep goes on.
         """
         d = self._d

@@ -21,9 +21,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import datetime
 
-from tourney.domain.errors import AlreadyStarted, NotFound, NotStartedYet
+from tourney.domain.errors import AlreadyStarted, NotFound, NotStartedYet, StaleVersion
 from tourney.domain.ledger import pool_account
 from tourney.domain.registration import (
     ENTERED,
@@ -54,12 +54,6 @@ from tourney.services.tables import after_write, deal, retrying
 from tourney.services.views import BatchSeated, HandsDealt, StartDue
 
 BATCH_TABLES = 50
-START_GIVEN_UP = timedelta(hours=1)
-START_MISSED = timedelta(minutes=1)
-"""EventBridge Scheduler fires to the minute: a start still registering this long after its start time was missed
-(its schedule fired early, or was lost), and the watchdog, which runs every minute, starts it."""
-"""A start that closed registration and dealt no hand this long after its start time (a Sit&Go: after it closed)
-is given up: the sweeper cancels it and refunds everyone in full (rule 17.6's 24 hours are the outer bound)."""
 REFUNDS_PER_UNIT = 15
 """Refunds per unit of work (each is an entry, its accounts and a registration: under 100 items)."""
 
@@ -137,13 +131,9 @@ def cancel_before_start(deps: Deps, tid: str, by: str = "", reason: str = "") ->
 
     def mark() -> TournamentRecord:
         t = deps.store.tournaments.get(tid)
-        if t.status is TournamentStatus.CANCELLED:
+        if t.life.cancelled:
             return t
-        if t.status is not TournamentStatus.REGISTERING:
-            raise AlreadyStarted(f"{tid} is {t.status}: only a tournament that has not started can be cancelled")
-        cancelled = replace(
-            t, status=TournamentStatus.CANCELLED, closed_at=deps.clock.now(), cancelled_by=by, cancel_reason=reason
-        )
+        cancelled = t.lived(t.life.cancel(deps.clock.now(), by, reason))
         uow = deps.store.unit_of_work()
         uow.save(cancelled)
         uow.commit()
@@ -161,34 +151,17 @@ def cancel_before_start(deps: Deps, tid: str, by: str = "", reason: str = "") ->
         if current.ended_at is not None:
             return
         uow = deps.store.unit_of_work()
-        uow.save(replace(current, ended_at=deps.clock.now()))
+        uow.save(current.lived(current.life.complete_cancellation(deps.clock.now())))
         uow.commit()
 
     retrying(deps, finish)
     return refunded
 
 
-def never_dealt(t: TournamentRecord) -> bool:
-    """Whether ``t`` closed registration and runs with no hand dealt: it has not started (rules 5, 17.6)."""
-    return t.status is TournamentStatus.RUNNING and t.started_at is None and t.closed_at is not None
-
-
-def start_missed(t: TournamentRecord, now: datetime) -> bool:
-    """Whether ``t`` still takes registrations ``START_MISSED`` past its start time (rule 2: it starts then)."""
-    return t.status is TournamentStatus.REGISTERING and t.start_at is not None and now >= t.start_at + START_MISSED
-
-
-def start_given_up(t: TournamentRecord, now: datetime) -> bool:
-    """Whether ``t`` closed registration, never dealt a hand, and its start is ``START_GIVEN_UP`` late (17.6)."""
-    if not never_dealt(t) or t.closed_at is None:
-        return False
-    return now >= (t.start_at or t.closed_at) + START_GIVEN_UP
-
-
 def give_up_start(deps: Deps, tid: str, by: str, reason: str) -> int:
     """Cancel a tournament whose start never dealt a hand and refund everyone in full (rule 17.6); players refunded.
 
-    The sweeper gives a start up ``START_GIVEN_UP`` late; an operator's
+    The sweeper gives a start up ``life.START_GIVEN_UP`` late; an operator's
     terminate or cancel gives it up at once (``AdminService``). One unit of
     work marks the tournament and the coordinator's state cancelled, on their
     versions and only while no hand was dealt: the first deal starts the clock
@@ -199,17 +172,16 @@ def give_up_start(deps: Deps, tid: str, by: str, reason: str) -> int:
 
     def mark() -> None:
         t = deps.store.tournaments.get(tid)
-        if t.status is TournamentStatus.CANCELLED:
+        if t.life.cancelled:
             return
         coordinator = deps.store.coordinators.get(tid)
-        state = coordinator.state if coordinator is not None else None
-        if t.status is not TournamentStatus.RUNNING or t.started_at is not None or (state and state.started_at):
-            raise AlreadyStarted(f"{tid} is {t.status} and dealt a hand: its start is not given up")
+        dealt = coordinator is not None and coordinator.state.started_at is not None
+        given_up = t.lived(t.life.give_up_start(by, reason, first_hand_dealt=dealt))
         uow = deps.store.unit_of_work()
         if coordinator is not None:
-            coordinator.state.status = TournamentStatus.CANCELLED
+            coordinator.state.status = given_up.status
             uow.save(coordinator)
-        uow.save(replace(t, status=TournamentStatus.CANCELLED, cancelled_by=by, cancel_reason=reason))
+        uow.save(given_up)
         uow.commit()
 
     retrying(deps, mark)
@@ -224,15 +196,14 @@ def refund_everyone(deps: Deps, tid: str) -> int:
 def _already_closed(t: TournamentRecord) -> StartPlan | None:
     """The answer of a start step retried after registration closed (running or cancelled); None while open."""
     tid = t.tournament_id
-    if t.status is TournamentStatus.RUNNING and t.batches:
+    if t.life.running and t.batches:
         return StartPlan(
             tournament_id=tid, status="running", batches=list(range(t.batches)), tables=t.tables_at_start,
             players=t.players_at_start,
         )  # fmt: skip
-    if t.status is TournamentStatus.CANCELLED:
+    if t.life.cancelled:
         return StartPlan(tournament_id=tid, status="cancelled")
-    if t.status is not TournamentStatus.REGISTERING:
-        raise NotStartedYet(f"{tid} is {t.status}")
+    t.life.verify_close_registration()
     return None
 
 
@@ -241,7 +212,7 @@ class StartService(SeatingPorts):
         """Start the start workflow if the tournament is due (its start time, or a Sit&Go full)."""
         store = self._d.store
         t = store.tournaments.get(tid)
-        if t.status is not TournamentStatus.REGISTERING:
+        if not t.life.registering:
             return StartDue(tid, False, f"it is {t.status}")
         if starts_when_full(t.config):
             if not start_when_full(self._d, t):
@@ -251,7 +222,7 @@ class StartService(SeatingPorts):
         elif t.start_at is None:
             return StartDue(tid, False, "no start time")
         elif self._d.clock.now() < t.start_at:
-            # Fired early (the scheduler fires to the minute): the watchdog starts it once it is due (start_missed).
+            # Fired early (the scheduler fires to the minute): the watchdog starts it when due (life.start_missed).
             return StartDue(tid, False, "not yet")
         self._d.workflows.start_tournament(tid)
         return StartDue(tid, True)
@@ -319,18 +290,16 @@ class StartService(SeatingPorts):
         store = self._d.store
         tid = t.tournament_id
         current = store.tournaments.get(tid)
-        if current.status is TournamentStatus.RUNNING:
+        if current.life.running:
             return True
-        if current.status is not TournamentStatus.REGISTERING:
+        if not current.life.registering:
             return False  # cancelled meanwhile: the cancel won, nothing is seated or dealt
         uow = store.unit_of_work()
         if store.coordinators.get(tid) is None:
             uow.save(CoordinatorRecord(tid, TournamentState.start(tid, t.config, sizes)))
         uow.save(
             replace(
-                current,
-                status=TournamentStatus.RUNNING,
-                closed_at=now,
+                current.lived(current.life.close_registration(now)),
                 tables_at_start=len(sizes),
                 batches=batches,
                 players_at_start=players,
@@ -352,7 +321,7 @@ class StartService(SeatingPorts):
         d = self._d
         store = d.store
         t = store.tournaments.get(tid)
-        if t.status is TournamentStatus.CANCELLED:
+        if t.life.cancelled:
             return BatchSeated(tid, batch, ())
         config = t.config
         plan = store.registrations.plan(tid, batch)
@@ -410,16 +379,18 @@ class StartService(SeatingPorts):
             now = d.clock.now()
             if state.first_hand_dealt(now):
                 t = store.tournaments.get(tid)
+                if not t.life.running:  # cancelled or terminated since the coordinator was read: read both again
+                    raise StaleVersion(f"{tid} is {t.status}: its first deal reads it again")
                 uow = store.unit_of_work()
                 if state.prizes_due(now):  # a freezeout's pool is final once registration closed: fixed now
                     uow.post(state.fix_prizes(store.ledger.balance(pool_account(tid)), now))
                 uow.save(replace(coordinator, state=state))
                 publish_orders(store, uow, state)
-                uow.save(replace(t, started_at=now))
+                uow.save(t.lived(t.life.deal_first_hand(now)))
                 uow.commit()
             return state
 
-        state = retrying(d, start_clock) if store.tournaments.get(tid).status is TournamentStatus.RUNNING else None
+        state = retrying(d, start_clock) if store.tournaments.get(tid).life.running else None
         if state is None:
             return HandsDealt(tid, (), None)  # cancelled, or terminated during the start: nothing is dealt
         dealt: list[str] = []
