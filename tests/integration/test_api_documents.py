@@ -57,18 +57,27 @@ def test_the_document_says_how_to_get_a_token(openapi: dict[str, Any]) -> None:
 # -- AsyncAPI: the WebSocket API's messages ---------------------------------------------------------------------------
 
 ROOT = Path(__file__).resolve().parents[2]
-PUSH_CALLS = {"to_player": 1, "to_table": 2}  # the argument that is the message
-TABLE_PUSH_CALLS = {"push_table": 2, "after_write": 2, "after_table_write": 2}  # the argument naming its event
+PUSH_CALLS = {"to_player": 1, "to_table": 2, "PlayerPush": 1}  # the argument that is the message
+TABLE_PUSH_CALLS = {"push_table": 2, "after_write": 2, "after_table_write": 2, "table_push": 2}  # its event
 DYNAMIC = {"str(purchase)": {str(p) for p in Purchase if p is not Purchase.BUY_IN}}
 """Push names the code computes, by their source text: what each may be (a purchase after the buy-in)."""
 
 
-def _names(expression: ast.expr, source: str) -> set[str]:
-    """The strings an expression may be: a constant, either branch of a conditional, or a known computed name."""
+def _names(expression: ast.expr, source: str, scope: ast.AST | None = None) -> set[str]:
+    """The strings an expression may be: a constant, either branch of a conditional, a variable given constants in
+    its function, or a known computed name."""
     if isinstance(expression, ast.Constant) and isinstance(expression.value, str):
         return {expression.value}
     if isinstance(expression, ast.IfExp):
-        return _names(expression.body, source) | _names(expression.orelse, source)
+        return _names(expression.body, source, scope) | _names(expression.orelse, source, scope)
+    if isinstance(expression, ast.Name) and scope is not None:
+        given = [
+            n.value
+            for n in ast.walk(scope)
+            if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == expression.id for t in n.targets)
+        ]
+        if given:
+            return set().union(*(_names(value, source) for value in given))
     text = ast.get_source_segment(source, expression) or ""
     assert text in DYNAMIC, f"a push named by {text!r}: document it in entrypoints/asyncapi.py, say here what it is"
     return DYNAMIC[text]
@@ -122,7 +131,7 @@ def pushes_in_the_code() -> dict[str, set[str]]:
                     argument = call.args[TABLE_PUSH_CALLS[name]]
                     if scope.name in TABLE_PUSH_CALLS and isinstance(argument, ast.Name):
                         continue  # one table push passing its event on to the other: its callers name it
-                    found["table_event"] |= _names(argument, source)
+                    found["table_event"] |= _names(argument, source, scope)
         if path.name == "app.py":  # the ws function's frames: dicts returned, answered or posted as the body
             for node in ast.walk(module):
                 frames: list[ast.expr | None] = []
