@@ -41,7 +41,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Final, Literal
 
 from tourney.domain.ledger import Entry
@@ -59,7 +59,6 @@ from tourney.domain.recovery import (
     plan_compensation,
     plan_full_refund,
 )
-from tourney.domain.registration import TournamentStatus
 from tourney.domain.tournament import TournamentState, entry_contribution
 from tourney.services.deps import Deps
 from tourney.services.messages import HandEnded, RebuyClosed
@@ -367,14 +366,14 @@ def _end(d: Deps, tid: str) -> None:
         t = d.store.tournaments.get(tid)
         if t.ended_at is not None:
             return
-        now: datetime = d.clock.now()
+        compensated = t.lived(t.life.compensate(d.clock.now()))
         uow = d.store.unit_of_work()
         coordinator = d.store.coordinators.get(tid)
         if coordinator is not None:
-            coordinator.state.status = TournamentStatus.TERMINATED
-            coordinator.state.ended_at = now
+            coordinator.state.status = compensated.status
+            coordinator.state.ended_at = compensated.ended_at
             uow.save(coordinator)
-        uow.save(replace(t, ended_at=now))
+        uow.save(compensated)
         uow.commit()
 
     retrying(d, attempt)

@@ -29,7 +29,6 @@ from dataclasses import replace
 from tourney.domain.errors import Conflict, IllegalAction, NoHandInProgress, NotFound, NotSeated
 from tourney.domain.fees import Purchase, split_payment
 from tourney.domain.hand import ActionKind
-from tourney.domain.registration import TournamentStatus
 from tourney.domain.table import Awaiting
 from tourney.services.dealer import after_table_write, close_hand
 from tourney.services.deps import HandPorts
@@ -83,7 +82,7 @@ class PlayService(HandPorts):
     def _in_play(self, tid: str) -> TournamentRecord:
         """The tournament, refused (``Conflict``) unless it is running: nothing moves once terminated (rule 17)."""
         t = self._d.store.tournaments.get(tid)
-        if t.status is not TournamentStatus.RUNNING:
+        if not t.life.running:
             raise Conflict(f"{tid} is {t.status}: nothing is accepted until it restarts (rule 17)")
         return t
 
