@@ -385,7 +385,7 @@ class CoordinatorService(HandPorts):
         uow.post(e for settled in chunk.settled for e in settled.result.entries)
         if any(s.result.decision.finished for s in chunk.settled):
             t = store.tournaments.get(touched.tournament_id)
-            uow.save(replace(t, status=TournamentStatus.FINISHED, ended_at=chunk.now))
+            uow.save(t.lived(t.life.finish(chunk.now)))
         uow.commit()
 
     def _push(self, chunk: _Chunk) -> None:

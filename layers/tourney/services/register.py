@@ -27,7 +27,6 @@ from tourney.domain.errors import RegistrationClosed, WaitingListFull
 from tourney.domain.ledger import player_account
 from tourney.domain.registration import (
     RegistrationState,
-    TournamentStatus,
     buy_in_payment,
     buy_in_refund,
     entry_price,
@@ -103,7 +102,7 @@ def start_when_full(deps: Deps, t: TournamentRecord) -> bool:
     open and the registration that fills it again starts it. A lost request
     is made again by a registration replayed with its key, or by the sweeper.
     """
-    if not starts_when_full(t.config) or t.status is not TournamentStatus.REGISTERING:
+    if not starts_when_full(t.config) or not t.life.registering:
         return False
     if not seal_when_full(deps, t):
         return False
