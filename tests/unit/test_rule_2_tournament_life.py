@@ -61,3 +61,12 @@ def test_rule_2_a_cancel_before_the_start_closes_registration_and_one_after_it_i
     # When the start won the race, Then the cancel is refused (409 already_started)
     with pytest.raises(AlreadyStarted):
         registering.close_registration(START).deal_first_hand(START).cancel(START, "op", "late")
+
+
+def test_rule_2_the_lobby_counts_the_seated_field_once_the_start_seated_it_and_registrations_before() -> None:
+    # Given a tournament registering, then running, finished, and one cancelled before its start
+    registering = TournamentLife.scheduled("t1", START).announce()
+    running = registering.close_registration(START).deal_first_hand(START)
+    # Then only the running and the finished one count the players the start seated
+    assert not registering.seated_its_field and not registering.cancel(START, "op", "why").seated_its_field
+    assert running.seated_its_field and running.finish(START + timedelta(hours=2)).seated_its_field

@@ -110,6 +110,15 @@ class TournamentLife:
         return self.status is _S.RUNNING
 
     @property
+    def finished(self) -> bool:
+        return self.status is _S.FINISHED
+
+    @property
+    def seated_its_field(self) -> bool:
+        """Running or finished: its field is the players its start seated, no longer its registrations."""
+        return self.running or self.finished
+
+    @property
     def cancelled(self) -> bool:
         return self.status is _S.CANCELLED
 

@@ -43,7 +43,7 @@ class LobbyService:
 
     def _counts(self, t: TournamentRecord) -> tuple[int, int]:
         regs = self._d.store.registrations
-        if t.status is TournamentStatus.RUNNING or t.status is TournamentStatus.FINISHED:
+        if t.life.seated_its_field:
             return t.players_at_start, 0
         return sum(s.count for s in regs.shards(t.tournament_id)), len(regs.waiting_list(t.tournament_id).players)
 
