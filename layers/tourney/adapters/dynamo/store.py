@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from pynamodb.expressions.condition import Condition
 from pynamodb.models import Model
@@ -64,11 +64,20 @@ MAX_PROBED_SHARDS = 100
 """Counter shards looked for when the tournament item does not say how many there are."""
 
 
+R = TypeVar("R")
+
+
 def _get(model: type[Model], pk: str, sk: str) -> Any:
     try:
         return model.get(pk, sk, consistent_read=True)
     except model.DoesNotExist:
         return None
+
+
+def _read(record_type: type[R], model: type[Model], pk: str, sk: str) -> R | None:
+    """The record stored at ``(pk, sk)``, read strongly consistent, or None."""
+    item = _get(model, pk, sk)
+    return None if item is None else mapper_of_type(record_type).from_item(item)
 
 
 def _version_condition(model: type[Model], version: int) -> Condition:
@@ -99,10 +108,12 @@ class DynamoTournaments:
 
 class DynamoRegistrations:
     def get(self, tournament_id: str, player_id: str) -> RegistrationRecord | None:
-        item = _get(
-            tn.RegistrationItem, tn.registration_pk(tournament_id, tn.bucket(player_id)), tn.player_sk(player_id)
+        return _read(
+            RegistrationRecord,
+            tn.RegistrationItem,
+            tn.registration_pk(tournament_id, tn.bucket(player_id)),
+            tn.player_sk(player_id),
         )
-        return None if item is None else mapper_of_type(RegistrationRecord).from_item(item)
 
     def list(self, tournament_id: str, state: RegistrationState | None = None) -> Sequence[RegistrationRecord]:
         """One strongly consistent Query per bucket (16), by player id."""
@@ -130,8 +141,7 @@ class DynamoRegistrations:
         return sorted(shards, key=lambda s: s.shard)
 
     def shard(self, tournament_id: str, number: int) -> CounterShard | None:
-        item = _get(tn.CounterShardItem, tn.counter_pk(tournament_id, number), tn.COUNTER_SK)
-        return None if item is None else mapper_of_type(CounterShard).from_item(item)
+        return _read(CounterShard, tn.CounterShardItem, tn.counter_pk(tournament_id, number), tn.COUNTER_SK)
 
     def waiting_list(self, tournament_id: str) -> WaitingList:
         item = _get(tn.WaitingListItem, tn.tournament_pk(tournament_id), tn.WAITING_LIST_SK)
@@ -165,20 +175,22 @@ class DynamoTables:
 
 class DynamoCoordinators:
     def get(self, tournament_id: str) -> CoordinatorRecord | None:
-        item = _get(tn.CoordinatorItem, tn.tournament_pk(tournament_id), tn.COORDINATOR_SK)
-        return None if item is None else mapper_of_type(CoordinatorRecord).from_item(item)
+        return _read(CoordinatorRecord, tn.CoordinatorItem, tn.tournament_pk(tournament_id), tn.COORDINATOR_SK)
 
 
 class DynamoDealing:
     def get(self, tournament_id: str) -> DealingRecord | None:
-        item = _get(tn.DealingItem, tn.dealing_pk(tournament_id), tn.DEALING_SK)
-        return None if item is None else mapper_of_type(DealingRecord).from_item(item)
+        return _read(DealingRecord, tn.DealingItem, tn.dealing_pk(tournament_id), tn.DEALING_SK)
 
 
 class DynamoEntrants:
     def get(self, tournament_id: str, player_id: str) -> EntrantRecord | None:
-        item = _get(tn.EntrantItem, tn.entrant_pk(tournament_id, tn.entrant_bucket(player_id)), tn.player_sk(player_id))
-        return None if item is None else mapper_of_type(EntrantRecord).from_item(item)
+        return _read(
+            EntrantRecord,
+            tn.EntrantItem,
+            tn.entrant_pk(tournament_id, tn.entrant_bucket(player_id)),
+            tn.player_sk(player_id),
+        )
 
     def list(self, tournament_id: str) -> Sequence[EntrantRecord]:
         mapper = mapper_of_type(EntrantRecord)
@@ -206,8 +218,7 @@ class DynamoAudit:
     """The operators' acts: read by their key, or by Query (a tournament's partition, a player's index)."""
 
     def get(self, audit_id: str, tournament_id: str | None, player_id: str | None) -> AuditRecord | None:
-        item = _get(au.AuditItem, au.audit_pk(tournament_id, player_id), au.act_sk(audit_id))
-        return None if item is None else mapper_of_type(AuditRecord).from_item(item)
+        return _read(AuditRecord, au.AuditItem, au.audit_pk(tournament_id, player_id), au.act_sk(audit_id))
 
     def for_tournament(self, tournament_id: str) -> Sequence[AuditRecord]:
         mapper = mapper_of_type(AuditRecord)
@@ -231,26 +242,24 @@ class DynamoAudit:
 
 class DynamoMutes:
     def get(self, player_id: str) -> MuteRecord | None:
-        item = _get(au.MuteItem, au.mute_pk(player_id), au.MUTE_SK)
-        return None if item is None else mapper_of_type(MuteRecord).from_item(item)
+        return _read(MuteRecord, au.MuteItem, au.mute_pk(player_id), au.MUTE_SK)
 
 
 class DynamoAccounts:
     def get(self, player_id: str) -> AccountRecord | None:
-        item = _get(au.AccountItem, au.account_pk(player_id), au.ACCOUNT_SK)
-        return None if item is None else mapper_of_type(AccountRecord).from_item(item)
+        return _read(AccountRecord, au.AccountItem, au.account_pk(player_id), au.ACCOUNT_SK)
 
 
 class DynamoCompensation:
     def batch(self, tournament_id: str, index: int) -> CompensationBatch | None:
-        item = _get(tn.CompensationBatchItem, tn.tournament_pk(tournament_id), tn.compensation_sk(index))
-        return None if item is None else mapper_of_type(CompensationBatch).from_item(item)
+        return _read(
+            CompensationBatch, tn.CompensationBatchItem, tn.tournament_pk(tournament_id), tn.compensation_sk(index)
+        )
 
 
 class DynamoNames:
     def get(self, key: str) -> NameRecord | None:
-        item = _get(au.NameItem, au.name_pk(key), au.NAME_SK)
-        return None if item is None else mapper_of_type(NameRecord).from_item(item)
+        return _read(NameRecord, au.NameItem, au.name_pk(key), au.NAME_SK)
 
 
 def mapper_of_type(record_type: type) -> Any:
