@@ -4,6 +4,7 @@ is held for its calls, not for retries after lost races (``docs/performance.md``
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterable
 from datetime import timedelta
 from typing import Any
@@ -15,6 +16,8 @@ from tourney.domain.errors import StaleVersion
 from tourney.services.admin import MAX_SHARDS
 from tourney.services.commands import CreateTournament
 from tourney.services.deps import Deps
+from tourney.services.records import CounterShard
+from tourney.services.register import open_shard_for
 from tourney.services.start import seal_registration
 from tourney.simulation.aws.latency import DEFAULT_LATENCIES
 from tourney.simulation.aws.model import AwsModel, Failure, Invocation
@@ -121,3 +124,24 @@ def test_with_every_shard_full_the_wait_listing_and_the_seal_still_fit_one_trans
     assert view.status == "waitlisted"
     assert len(sizes) == 2
     assert all(size <= 100 for size in sizes), sizes
+
+
+def test_the_players_of_full_shards_spread_over_the_open_ones_rather_than_all_onto_the_next() -> None:
+    # Given 90 counter shards, the first 60 full
+    shards = [CounterShard("t1", n, cap=100, count=100 if n < 60 else 0) for n in range(90)]
+
+    # When the players whose own shard is full each take a place
+    players = [f"p{i}" for i in range(3_000)]
+    chosen = [open_shard_for(shards, player) for player in players]
+
+    # Then each takes an open shard, its own when open, and no open shard takes more than twice its share of the
+    # others (at 1,000 a second, one taking them all would be as hot as before the shards were many)
+    assert all(shard is not None and not shard.full for shard in chosen)
+    overflow = [shard.shard for shard, player in zip(chosen, players, strict=True) if shards[_own(player)].full]
+    share = len(overflow) / 30
+    assert max(overflow.count(n) for n in range(60, 90)) < 2 * share
+    assert all(shard == shards[_own(p)] for shard, p in zip(chosen, players, strict=True) if not shards[_own(p)].full)
+
+
+def _own(player: str) -> int:
+    return zlib.crc32(player.encode()) % 90

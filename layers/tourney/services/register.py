@@ -44,15 +44,18 @@ from tourney.services.tables import retrying
 from tourney.services.views import RegistrationView, UnregistrationView
 
 
-def first_open_shard(shards: list[CounterShard], player: str) -> CounterShard | None:
-    """A shard with room, starting from the player's own (spreads concurrent registrations)."""
+def open_shard_for(shards: list[CounterShard], player: str) -> CounterShard | None:
+    """A shard with room: the player's own, else one of the open ones picked by the player, so that the players of
+    the full shards spread over the open ones instead of all taking the next (two transactions on one item at once
+    conflict: one shard taking them all would be hot)."""
     if not shards:
         return None
-    start = zlib.crc32(player.encode()) % len(shards)
-    for shard in shards[start:] + shards[:start]:
-        if not shard.full and not shard.sealed:
-            return shard
-    return None
+    picked = zlib.crc32(player.encode())
+    own = shards[picked % len(shards)]
+    if not own.full and not own.sealed:
+        return own
+    open_ = [shard for shard in shards if not shard.full and not shard.sealed]
+    return open_[picked % len(open_)] if open_ else None
 
 
 def _shards_to_try(store: Store, t: TournamentRecord, player: str) -> list[CounterShard]:
@@ -159,7 +162,7 @@ class RegistrationService:
         self, uow: UnitOfWork, t: TournamentRecord, player: str, shards: list[CounterShard], now: datetime
     ) -> tuple[RegistrationState, int | None]:
         """A place in the field (a counter shard with room) or on the waiting list, written to ``uow``."""
-        shard = first_open_shard(shards, player)
+        shard = open_shard_for(shards, player)
         waiting = None if shard is not None else self._d.store.registrations.waiting_list(t.tournament_id)
         if waiting is not None:
             t.window.check_can_register(now, sealed=waiting.sealed)
@@ -218,4 +221,4 @@ class RegistrationService:
         return UnregistrationView(tid, player, refunded, departure.moves_up)
 
 
-__all__ = ["RegistrationService", "first_open_shard", "seal_when_full", "start_when_full"]
+__all__ = ["RegistrationService", "open_shard_for", "seal_when_full", "start_when_full"]
