@@ -168,6 +168,16 @@ class _Repo:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
 
+    def _read(self, read: Callable[[], Any], key: StoredItem) -> Any:
+        """One GetItem of ``key``: what ``read`` finds (None or NotFound: nothing), charged at its size."""
+        try:
+            found = read()
+        except NotFound:
+            self._store.charge_get(None, key)
+            raise
+        self._store.charge_get(found, key)
+        return found
+
 
 def _missing(model: Any, pk: str, sk: str) -> StoredItem:
     return StoredItem(_table(model), pk, sk)
@@ -175,14 +185,8 @@ def _missing(model: Any, pk: str, sk: str) -> StoredItem:
 
 class _Tournaments(_Repo):
     def get(self, tournament_id: str) -> Any:
-        missing = _missing(tn.TournamentItem, tn.tournament_pk(tournament_id), tn.TOURNAMENT_SK)
-        try:
-            found = self._inner.get(tournament_id)
-        except NotFound:
-            self._store.charge_get(None, missing)
-            raise
-        self._store.charge_get(found, missing)
-        return found
+        key = _missing(tn.TournamentItem, tn.tournament_pk(tournament_id), tn.TOURNAMENT_SK)
+        return self._read(lambda: self._inner.get(tournament_id), key)
 
     def list(self) -> Any:
         found = self._inner.list()
@@ -200,10 +204,11 @@ class _Tournaments(_Repo):
 
 class _Registrations(_Repo):
     def get(self, tournament_id: str, player_id: str) -> Any:
-        found = self._inner.get(tournament_id, player_id)
         pk = tn.registration_pk(tournament_id, tn.bucket(player_id))
-        self._store.charge_get(found, _missing(tn.RegistrationItem, pk, tn.player_sk(player_id)))
-        return found
+        return self._read(
+            lambda: self._inner.get(tournament_id, player_id),
+            _missing(tn.RegistrationItem, pk, tn.player_sk(player_id)),
+        )
 
     def list(self, tournament_id: str, state: Any = None) -> Any:
         found = self._inner.list(tournament_id, state)
@@ -229,10 +234,8 @@ class _Registrations(_Repo):
         return found
 
     def shard(self, tournament_id: str, number: int) -> Any:
-        found = self._inner.shard(tournament_id, number)
-        missing = _missing(tn.CounterShardItem, tn.counter_pk(tournament_id, number), tn.COUNTER_SK)
-        self._store.charge_get(found, missing)
-        return found
+        key = _missing(tn.CounterShardItem, tn.counter_pk(tournament_id, number), tn.COUNTER_SK)
+        return self._read(lambda: self._inner.shard(tournament_id, number), key)
 
     def waiting_list(self, tournament_id: str) -> Any:
         found = self._inner.waiting_list(tournament_id)
@@ -241,26 +244,14 @@ class _Registrations(_Repo):
         return found
 
     def plan(self, tournament_id: str, batch: int) -> Any:
-        missing = _missing(tn.SeatingPlanItem, tn.tournament_pk(tournament_id), tn.seating_sk(batch))
-        try:
-            found = self._inner.plan(tournament_id, batch)
-        except NotFound:
-            self._store.charge_get(None, missing)
-            raise
-        self._store.charge_get(found, missing)
-        return found
+        key = _missing(tn.SeatingPlanItem, tn.tournament_pk(tournament_id), tn.seating_sk(batch))
+        return self._read(lambda: self._inner.plan(tournament_id, batch), key)
 
 
 class _Tables(_Repo):
     def get(self, tournament_id: str, table_id: str) -> Any:
-        missing = _missing(tm.TableItem, tm.table_pk(tournament_id, table_id), tm.table_sk(table_id))
-        try:
-            found = self._inner.get(tournament_id, table_id)
-        except NotFound:
-            self._store.charge_get(None, missing)
-            raise
-        self._store.charge_get(found, missing)
-        return found
+        key = _missing(tm.TableItem, tm.table_pk(tournament_id, table_id), tm.table_sk(table_id))
+        return self._read(lambda: self._inner.get(tournament_id, table_id), key)
 
     def list(self, tournament_id: str) -> Any:
         found = self._inner.list(tournament_id)
@@ -275,10 +266,10 @@ class _Tables(_Repo):
 
 class _Entrants(_Repo):
     def get(self, tournament_id: str, player_id: str) -> Any:
-        found = self._inner.get(tournament_id, player_id)
         pk = tn.entrant_pk(tournament_id, tn.entrant_bucket(player_id))
-        self._store.charge_get(found, _missing(tn.EntrantItem, pk, tn.player_sk(player_id)))
-        return found
+        return self._read(
+            lambda: self._inner.get(tournament_id, player_id), _missing(tn.EntrantItem, pk, tn.player_sk(player_id))
+        )
 
     def list(self, tournament_id: str) -> Any:
         found = self._inner.list(tournament_id)
@@ -298,14 +289,7 @@ class _ByGet(_Repo):
         self._key = key
 
     def get(self, *args: Any) -> Any:
-        missing = self._key(*args)
-        try:
-            found = self._inner.get(*args)
-        except NotFound:
-            self._store.charge_get(None, missing)
-            raise
-        self._store.charge_get(found, missing)
-        return found
+        return self._read(lambda: self._inner.get(*args), self._key(*args))
 
 
 def _coordinator_key(tournament_id: str) -> StoredItem:
@@ -330,10 +314,8 @@ def _account_key(player_id: str) -> StoredItem:
 
 class _Compensation(_Repo):
     def batch(self, tournament_id: str, index: int) -> Any:
-        found = self._inner.batch(tournament_id, index)
-        missing = _missing(tn.CompensationBatchItem, tn.tournament_pk(tournament_id), tn.compensation_sk(index))
-        self._store.charge_get(found, missing)
-        return found
+        key = _missing(tn.CompensationBatchItem, tn.tournament_pk(tournament_id), tn.compensation_sk(index))
+        return self._read(lambda: self._inner.batch(tournament_id, index), key)
 
 
 def _name_key(key: str) -> StoredItem:
@@ -342,10 +324,8 @@ def _name_key(key: str) -> StoredItem:
 
 class _Audit(_Repo):
     def get(self, audit_id: str, tournament_id: str | None, player_id: str | None) -> Any:
-        found = self._inner.get(audit_id, tournament_id, player_id)
         key = _missing(au.AuditItem, au.audit_pk(tournament_id, player_id), au.act_sk(audit_id))
-        self._store.charge_get(found, key)
-        return found
+        return self._read(lambda: self._inner.get(audit_id, tournament_id, player_id), key)
 
     def for_tournament(self, tournament_id: str) -> Any:
         found = self._inner.for_tournament(tournament_id)
