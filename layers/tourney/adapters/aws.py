@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from tourney.adapters.dynamo.connections import ConnectionStore
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue, deduplication_id
-from tourney.services.ports import PlayerPush, Push, TablePush
+from tourney.services.ports import PlayerPush, Push, PushesByRound, TablePush
 
 T = TypeVar("T")
 
@@ -112,7 +112,7 @@ def _raise_first(outcomes: Iterable[Future[Any]]) -> None:
         outcome.result()
 
 
-class WebSocketPushes(ConnectionStore):
+class WebSocketPushes(ConnectionStore, PushesByRound):
     """Pushes to a table's or a player's connections; each recipient gets what the service chose for it.
 
     Also the connections store the ``ws`` function uses (connect, subscribe...).
@@ -170,21 +170,6 @@ class WebSocketPushes(ConnectionStore):
         posts = [post for messages in built if messages.exception() is None for post in messages.result()]
         sent = _at_once([functools.partial(self._post, connection, message) for connection, message in posts])
         _raise_first([*found, *built, *sent])
-
-    def to_table(
-        self, tournament_id: str, table_id: str, everyone: Mapping[str, Any], personal: Mapping[str, Mapping[str, Any]]
-    ) -> None:
-        self.many(
-            [TablePush(tournament_id, table_id, lambda player: personal.get(player, everyone) if player else everyone)]
-        )
-
-    def to_table_views(
-        self, tournament_id: str, table_id: str, view: Callable[[str | None], Mapping[str, Any]]
-    ) -> None:
-        self.many([TablePush(tournament_id, table_id, view)])
-
-    def to_player(self, player_id: str, message: Mapping[str, Any]) -> None:
-        self.many([PlayerPush(player_id, message)])
 
 
 class SqsTimeouts:

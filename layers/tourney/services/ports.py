@@ -309,6 +309,28 @@ class Pushes(Protocol):
         ...
 
 
+class PushesByRound:
+    """A ``Pushes`` that sends every push as a round (``many``): one push is a round of one."""
+
+    def many(self, pushes: Sequence[Push]) -> None:
+        raise NotImplementedError
+
+    def to_table(
+        self, tournament_id: str, table_id: str, everyone: Mapping[str, Any], personal: Mapping[str, Mapping[str, Any]]
+    ) -> None:
+        self.many(
+            [TablePush(tournament_id, table_id, lambda player: personal.get(player, everyone) if player else everyone)]
+        )
+
+    def to_table_views(
+        self, tournament_id: str, table_id: str, view: Callable[[str | None], Mapping[str, Any]]
+    ) -> None:
+        self.many([TablePush(tournament_id, table_id, view)])
+
+    def to_player(self, player_id: str, message: Mapping[str, Any]) -> None:
+        self.many([PlayerPush(player_id, message)])
+
+
 class TimeoutScheduler(Protocol):
     """Delayed messages (SQS with a per-message delay): decision time-outs and rebuy windows (rule 16)."""
 
@@ -357,6 +379,7 @@ __all__ = [
     "PlayerPush",
     "Push",
     "Pushes",
+    "PushesByRound",
     "RegistrationRepository",
     "StartScheduler",
     "Store",

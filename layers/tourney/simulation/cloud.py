@@ -32,7 +32,7 @@ import heapq
 import itertools
 import math
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -52,7 +52,7 @@ from tourney.services.messages import (
     TimeoutDue,
     deduplication_id,
 )
-from tourney.services.ports import PlayerPush, Push, TablePush
+from tourney.services.ports import PlayerPush, Push, PushesByRound
 from tourney.services.records import Record
 from tourney.simulation.faults import NO_FAULTS, CrashPoint, FaultPlan
 from tourney.simulation.permissions import AccessDenied, ChatLogAs, Grants, StoreAs, View
@@ -846,7 +846,7 @@ class _Workflows:
         return self._cloud.now().astimezone(UTC).strftime("%Y%m%dT%H%M%S")
 
 
-class _Pushes:
+class _Pushes(PushesByRound):
     """``Pushes`` with no connection: nothing is built or sent (bots read what they may see from the store).
 
     Messages to one player reach ``on_player_message`` (the bots hear their rebuy offers there).
@@ -859,19 +859,6 @@ class _Pushes:
     def _may_push(self) -> None:
         if self._cloud.grants is not None:
             self._cloud.grants.push()
-
-    def to_table(
-        self, tournament_id: str, table_id: str, everyone: Mapping[str, Any], personal: Mapping[str, Mapping[str, Any]]
-    ) -> None:
-        self.many([TablePush(tournament_id, table_id, lambda player: everyone)])
-
-    def to_table_views(
-        self, tournament_id: str, table_id: str, view: Callable[[str | None], Mapping[str, Any]]
-    ) -> None:
-        self.many([TablePush(tournament_id, table_id, view)])
-
-    def to_player(self, player_id: str, message: Mapping[str, Any]) -> None:
-        self.many([PlayerPush(player_id, message)])
 
     def many(self, pushes: Sequence[Push]) -> None:
         for _ in pushes:
