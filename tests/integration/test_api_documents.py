@@ -122,6 +122,9 @@ def pushes_in_the_code() -> dict[str, set[str]]:
             for call in (n for n in ast.walk(scope) if isinstance(n, ast.Call)):
                 name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
                 if name in PUSH_CALLS and len(call.args) > PUSH_CALLS[name]:
+                    passed_on = scope.name in PUSH_CALLS and isinstance(call.args[PUSH_CALLS[name]], ast.Name)
+                    if passed_on:
+                        continue  # a push handing its message on as a round of one: its callers write it
                     message = _message_dict(call.args[PUSH_CALLS[name]], scope, helpers)
                     for field in ("event", "type"):
                         value = _dict_keyed(message, field)
