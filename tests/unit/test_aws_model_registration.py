@@ -10,6 +10,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from tourney.adapters.dynamo.models import tournaments as tn
 from tourney.adapters.memory import FrozenClock, MemoryStore
 from tourney.bootstrap import Services
 from tourney.domain.errors import StaleVersion
@@ -145,3 +146,34 @@ def test_the_players_of_full_shards_spread_over_the_open_ones_rather_than_all_on
 
 def _own(player: str) -> int:
     return zlib.crc32(player.encode()) % 90
+
+
+def test_a_registrant_whose_shard_is_full_reads_the_tournament_item_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Given a freezeout of three counter shards, one of them full, and a funded player whose own shard it is
+    running = _Running()
+    services, store = _open(300, running)
+    full = store.inner.registrations.shard("t1", 0)
+    assert full is not None
+    unit = store.inner.unit_of_work()
+    unit.bump(full, full.cap)
+    unit.commit()
+    player = next(p for p in (f"p{i}" for i in range(100)) if zlib.crc32(p.encode()) % 3 == 0)
+    services.accounts.deposit(player, 5_000, key="fund")
+    tournament_reads: list[StoredItem] = []
+    get = Invocation.get
+
+    def counted(self: Invocation, item: StoredItem, *args: Any) -> Any:
+        if item.partition_key == tn.tournament_pk("t1") and item.sort_key == tn.TOURNAMENT_SK:
+            tournament_reads.append(item)
+        return get(self, item, *args)
+
+    monkeypatch.setattr(Invocation, "get", counted)
+
+    # When the player registers (their shard full: every shard is read, to take an open one)
+    running.run = AwsModel().invocation("api", at=0.0)
+    view = services.registration.register("t1", player, key=f"t1:{player}")
+
+    # Then the tournament item is read once, by the service, not again to count the shards: in a large field's
+    # last seconds every registrant's shard is full, and the item takes each of their reads
+    assert view.status == "registered"
+    assert len(tournament_reads) == 1

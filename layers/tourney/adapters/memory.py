@@ -431,7 +431,7 @@ class _Registrations(_Repo):
         found: list[RegistrationRecord] = self._s._scan(("registration", tournament_id))
         return [r for r in found if state is None or r.state is state]
 
-    def shards(self, tournament_id: str) -> Sequence[CounterShard]:
+    def shards(self, tournament_id: str, count: int | None = None) -> Sequence[CounterShard]:
         return self._s._scan(("shard", tournament_id))
 
     def shard(self, tournament_id: str, number: int) -> CounterShard | None:

@@ -45,7 +45,9 @@ class LobbyService:
         regs = self._d.store.registrations
         if t.life.seated_its_field:
             return t.players_at_start, 0
-        return sum(s.count for s in regs.shards(t.tournament_id)), len(regs.waiting_list(t.tournament_id).players)
+        return sum(s.count for s in regs.shards(t.tournament_id, t.registration_shards)), len(
+            regs.waiting_list(t.tournament_id).players
+        )
 
     def list_tournaments(self) -> tuple[TournamentSummary, ...]:
         now = self._d.clock.now()

@@ -105,8 +105,12 @@ class RegistrationRepository(Protocol):
         """The tournament's registrations (strongly consistent), optionally in one state, by player id."""
         ...
 
-    def shards(self, tournament_id: str) -> Sequence[CounterShard]:
-        """Every counter shard of the tournament, by shard number (strongly consistent)."""
+    def shards(self, tournament_id: str, count: int | None = None) -> Sequence[CounterShard]:
+        """Every counter shard of the tournament, by shard number (strongly consistent).
+
+        ``count``: how many there are (``TournamentRecord.registration_shards``), from a caller that read the
+        tournament; without it the store looks the number up (one read more of the tournament's item).
+        """
         ...
 
     def shard(self, tournament_id: str, number: int) -> CounterShard | None:

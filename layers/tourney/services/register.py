@@ -64,7 +64,7 @@ def _shards_to_try(store: Store, t: TournamentRecord, player: str) -> list[Count
     own = store.registrations.shard(t.tournament_id, zlib.crc32(player.encode()) % max(1, t.registration_shards))
     if own is not None and not own.full and not own.sealed:
         return [own]
-    return list(store.registrations.shards(t.tournament_id))
+    return list(store.registrations.shards(t.tournament_id, t.registration_shards))
 
 
 def seal_when_full(deps: Deps, t: TournamentRecord) -> bool:
@@ -80,7 +80,7 @@ def seal_when_full(deps: Deps, t: TournamentRecord) -> bool:
 
     def attempt() -> bool:
         store = deps.store
-        shards = list(store.registrations.shards(tid))
+        shards = list(store.registrations.shards(tid, t.registration_shards))
         if not field_is_full(t.config, sum(s.count for s in shards)):
             return False
         waiting = store.registrations.waiting_list(tid)
@@ -206,7 +206,7 @@ class RegistrationService:
         t.window.check_can_unregister(player, record.state, now, sealed=waiting.sealed)
         departure = leave(player, record.state, waiting.players)
         if departure.seat_left_empty:
-            shard = next(s for s in store.registrations.shards(tid) if s.shard == record.shard)
+            shard = next(s for s in store.registrations.shards(tid, t.registration_shards) if s.shard == record.shard)
             uow.bump(shard, -1)
             uow.check(waiting)  # nobody joined the list meanwhile, who would have moved up
         else:

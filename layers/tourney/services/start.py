@@ -216,7 +216,7 @@ class StartService(SeatingPorts):
             return StartDue(tid, False, f"it is {t.status}")
         if starts_when_full(t.config):
             if not start_when_full(self._d, t):
-                counted = sum(s.count for s in store.registrations.shards(tid))
+                counted = sum(s.count for s in store.registrations.shards(tid, t.registration_shards))
                 return StartDue(tid, False, f"{counted} of {t.config.max_players} registered")
             return StartDue(tid, True)
         elif t.start_at is None:
@@ -259,7 +259,8 @@ class StartService(SeatingPorts):
         """A Sit&Go starts full, a scheduled tournament at its start time (rule 2): else ``NotStartedYet``."""
         tid = t.tournament_id
         if starts_when_full(t.config):
-            if not field_is_full(t.config, sum(s.count for s in self._d.store.registrations.shards(tid))):
+            counted = sum(s.count for s in self._d.store.registrations.shards(tid, t.registration_shards))
+            if not field_is_full(t.config, counted):
                 raise NotStartedYet(f"the Sit&Go {tid} is not full")
         elif t.start_at is None or now < t.start_at:
             raise NotStartedYet(f"{tid} starts at {t.start_at}")

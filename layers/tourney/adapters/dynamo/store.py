@@ -129,12 +129,14 @@ class DynamoRegistrations:
                 records.append(mapper_of_type(RegistrationRecord).from_item(item))
         return sorted(records, key=lambda r: r.player_id)
 
-    def shards(self, tournament_id: str) -> Sequence[CounterShard]:
-        """The counter shards (strongly consistent BatchGetItem), by number; their count is on the tournament item."""
-        tournament = _get(tn.TournamentItem, tn.tournament_pk(tournament_id), tn.TOURNAMENT_SK)
-        count = MAX_PROBED_SHARDS
-        if tournament is not None:
-            count = int((tournament.facts or {}).get("registration_shards", 1))
+    def shards(self, tournament_id: str, count: int | None = None) -> Sequence[CounterShard]:
+        """The counter shards (strongly consistent BatchGetItem), by number; their count is the caller's, else the
+        tournament item's."""
+        if count is None:
+            tournament = _get(tn.TournamentItem, tn.tournament_pk(tournament_id), tn.TOURNAMENT_SK)
+            count = MAX_PROBED_SHARDS
+            if tournament is not None:
+                count = int((tournament.facts or {}).get("registration_shards", 1))
         keys = [(tn.counter_pk(tournament_id, shard), tn.COUNTER_SK) for shard in range(count)]
         mapper = mapper_of_type(CounterShard)
         shards = [mapper.from_item(item) for item in tn.CounterShardItem.batch_get(keys, consistent_read=True)]

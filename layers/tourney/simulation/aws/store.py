@@ -219,17 +219,18 @@ class _Registrations(_Repo):
         )
         return found
 
-    def shards(self, tournament_id: str) -> Any:
-        found: Sequence[CounterShard] = self._inner.shards(tournament_id)
+    def shards(self, tournament_id: str, count: int | None = None) -> Any:
+        found: Sequence[CounterShard] = self._inner.shards(tournament_id, count)
         store = self._store
         run = store.run()
         if run is None:
             return found
-        tournament = _missing(tn.TournamentItem, tn.tournament_pk(tournament_id), tn.TOURNAMENT_SK)
-        try:
-            store.charge_get(store.inner.tournaments.get(tournament_id), tournament)
-        except NotFound:
-            store.charge_get(None, tournament)
+        if count is None:  # the store looks the number up on the tournament item
+            tournament = _missing(tn.TournamentItem, tn.tournament_pk(tournament_id), tn.TOURNAMENT_SK)
+            try:
+                store.charge_get(store.inner.tournaments.get(tournament_id), tournament)
+            except NotFound:
+                store.charge_get(None, tournament)
         run.batch_get([store.sizes.of(shard) for shard in found])
         return found
 
