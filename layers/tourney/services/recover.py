@@ -31,6 +31,7 @@ from tourney.services.dealer import publish_orders
 from tourney.services.deps import Deps, SeatingPorts
 from tourney.services.management import disqualified_leave
 from tourney.services.messages import HandEnded, RebuyClosed
+from tourney.services.ports import PlayerPush
 from tourney.services.records import TableRecord, TournamentRecord
 from tourney.services.register import start_when_full
 from tourney.services.start import cancel_before_start, give_up_start
@@ -144,8 +145,7 @@ def terminate_running(deps: Deps, t: TournamentRecord, by: str, reason: str, now
         uow.save(coordinator)
         publish_orders(deps.store, uow, state)
     uow.commit()
-    for p in placings:
-        deps.pushes.to_player(p.player_id, placed_push(t.tournament_id, p))
+    deps.pushes.many([PlayerPush(p.player_id, placed_push(t.tournament_id, p)) for p in placings])
     deps.workflows.recover(t.tournament_id)
     return replace(ended, version=ended.version + 1)
 
