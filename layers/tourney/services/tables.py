@@ -208,8 +208,7 @@ def table_push(deps: Deps, record: TableRecord, event: str) -> TablePush:
 
 def push_table(deps: Deps, record: TableRecord, event: str) -> None:
     """Push the table to its connections (:func:`table_push`)."""
-    push = table_push(deps, record, event)
-    deps.pushes.to_table_views(push.tournament_id, push.table_id, push.view)
+    deps.pushes.many([table_push(deps, record, event)])
 
 
 def follow_write(deps: Deps, record: TableRecord) -> Awaiting | None:
