@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from tourney.adapters.aws import POST_WORKERS, QUERY_WORKERS
 from tourney.cli import main
 from tourney.domain.errors import StaleVersion
 from tourney.services.ports import PlayerPush, Push, TablePush
@@ -140,12 +141,13 @@ def test_rule_11_a_round_of_pushes_is_charged_as_made_at_once_by_the_adapters_th
     alone, together = _pushed(one_by_one), _pushed(lambda cloud: cloud.pushes.many(pushes))
 
     # Then the same requests were charged, but the round lasts its 30 Queries 10 at a time (3 rounds), then its 25
-    # posts 10 at a time (3 rounds): not the sum of them
+    # posts at once (50 at a time: one round): not the sum of them
     latencies = DEFAULT_LATENCIES
     query, post = latencies.of(Request.QUERY), latencies.of(Request.POST_TO_CONNECTION)
     assert together.watch.calls == alone.watch.calls
     assert alone.watch.elapsed == pytest.approx(latencies.cold_start + 30 * query + 25 * post)
-    assert together.watch.elapsed == pytest.approx(latencies.cold_start + 3 * query + 3 * post)
+    assert (QUERY_WORKERS, POST_WORKERS) == (10, 50)
+    assert together.watch.elapsed == pytest.approx(latencies.cold_start + 3 * query + 1 * post)
 
 
 def test_a_function_never_runs_more_invocations_than_its_reservation() -> None:

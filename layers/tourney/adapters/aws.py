@@ -81,11 +81,14 @@ def _client(service: str, **kwargs: Any) -> Any:
     return boto3.client(service, **kwargs)
 
 
-PUSH_WORKERS = 10
-"""Calls of a push that go out at once: a full table's seats in one round trip; of several pushes, their Queries of
-the connections, then their posts, this many at a time (PynamoDB's and boto3's connection pools hold 10)."""
+QUERY_WORKERS = 10
+"""A round of pushes' Queries of the connections made at once: PynamoDB's connection pool holds 10."""
+POST_WORKERS = 50
+"""A round of pushes' posts made at once: the management API's client gets a connection pool this large (boto3's
+holds 10), so a coordinator batch's 40 posts or so take one round trip, not four."""
 
-_posting = ThreadPoolExecutor(max_workers=PUSH_WORKERS, thread_name_prefix="push")
+_querying = ThreadPoolExecutor(max_workers=QUERY_WORKERS, thread_name_prefix="push-query")
+_posting = ThreadPoolExecutor(max_workers=POST_WORKERS, thread_name_prefix="push-post")
 
 
 def _settled(call: Callable[[], T]) -> Future[T]:
@@ -98,11 +101,11 @@ def _settled(call: Callable[[], T]) -> Future[T]:
     return outcome
 
 
-def _at_once(calls: Sequence[Callable[[], T]]) -> list[Future[T]]:
-    """Every call made, ``PUSH_WORKERS`` at a time (a single one in this thread), each to its end: their outcomes."""
+def _at_once(calls: Sequence[Callable[[], T]], threads: ThreadPoolExecutor) -> list[Future[T]]:
+    """Every call made, as many at a time as ``threads`` has (a single one in this thread), each to its end."""
     if len(calls) == 1:
         return [_settled(calls[0])]
-    outcomes = [_posting.submit(call) for call in calls]
+    outcomes = [threads.submit(call) for call in calls]
     wait(outcomes)
     return outcomes
 
@@ -119,8 +122,9 @@ class WebSocketPushes(ConnectionStore, PushesByRound):
     A connection API Gateway reports gone is forgotten on the spot. A round of
     pushes (``many``; one push is a round of one) makes the Queries of its
     recipients at once, builds the messages in the caller's thread (a table's
-    view once per viewer), then posts them all at once (``PUSH_WORKERS``): a
-    coordinator batch's pushes cost about two round trips, not two per table.
+    view once per viewer), then posts them all at once (``QUERY_WORKERS``, then
+    ``POST_WORKERS`` at a time): a coordinator batch's pushes cost about two
+    round trips, not two per table.
     """
 
     def __init__(self, endpoint: str) -> None:
@@ -129,7 +133,10 @@ class WebSocketPushes(ConnectionStore, PushesByRound):
 
     @cached_property
     def _api(self) -> Any:
-        return _client("apigatewaymanagementapi", endpoint_url=self._endpoint)
+        from botocore.config import Config
+
+        pool = Config(max_pool_connections=POST_WORKERS)
+        return _client("apigatewaymanagementapi", endpoint_url=self._endpoint, config=pool)
 
     def _post(self, connection: str, message: Mapping[str, Any]) -> None:
         if not self._endpoint:
@@ -161,14 +168,14 @@ class WebSocketPushes(ConnectionStore, PushesByRound):
     def many(self, pushes: Sequence[Push]) -> None:
         """The pushes' Queries at once, their messages built, then all their posts at once; the first failure (a
         Query, a view, a post) is raised once every other push went out."""
-        found = _at_once([functools.partial(self._recipients, push) for push in pushes])
+        found = _at_once([functools.partial(self._recipients, push) for push in pushes], _querying)
         built = [
             _settled(functools.partial(self._messages, push, lookup.result()))
             for push, lookup in zip(pushes, found, strict=True)
             if lookup.exception() is None
         ]
         posts = [post for messages in built if messages.exception() is None for post in messages.result()]
-        sent = _at_once([functools.partial(self._post, connection, message) for connection, message in posts])
+        sent = _at_once([functools.partial(self._post, connection, message) for connection, message in posts], _posting)
         _raise_first([*found, *built, *sent])
 
 

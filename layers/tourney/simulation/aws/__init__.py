@@ -127,8 +127,8 @@ Hooking it into the simulated cloud (``cloud.py``; off unless the benchmark pass
    ``run.send(fifo=True)``; ``_Workflows.*`` ``run.start_execution()``; ``_Pushes.many`` (and each single
    push, a round of one) ``delivery.charge_pushes``: a Query of the connections' index per push (a table's
    ``subscribers``, a player's connections; eventually consistent), all at once, then ``run.post(n)`` of them
-   all at once, ``n`` the tables' seated players and one per player, ``PUSH_WORKERS`` at a time as
-   ``adapters/aws.py`` makes them.
+   all at once, ``n`` the tables' seated players and one per player, ``POST_WORKERS`` at a time (the
+   Queries ``QUERY_WORKERS``) as ``adapters/aws.py`` makes them.
 5. Delivery: ``DELIVERY_SECONDS`` and ``TASK_SECONDS`` become ``latencies.sqs_to_lambda`` and
    ``state_transition``. ``_Fifo._deliver`` takes up to ``batch_size`` (10, the template's) messages of the group
    in one invocation, processes them in order and stops at the first failure (``SqsFifoPartialProcessor``: the

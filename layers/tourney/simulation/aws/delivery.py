@@ -8,7 +8,8 @@ throttled at the function's reservation is tried again when a slot frees, withou
 source's maximum concurrency equals the reservation, so SQS keeps the message).
 
 :func:`charge_pushes` charges a round of pushes as ``adapters/aws.py`` makes it: the Queries of the connections'
-indexes (eventually consistent) at once, then every post at once, ``PUSH_WORKERS`` at a time.
+indexes (eventually consistent) at once, ``QUERY_WORKERS`` at a time, then every post at once, ``POST_WORKERS`` at a
+time.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from tourney.adapters.aws import PUSH_WORKERS
+from tourney.adapters.aws import POST_WORKERS, QUERY_WORKERS
 from tourney.domain.errors import NotFound
 from tourney.services.ports import PlayerPush, Push
 from tourney.simulation.aws.items import Consistency
@@ -127,16 +128,17 @@ def _query(run: Invocation, partition: str, found: int) -> None:
 
 
 def charge_pushes(store: MemoryStore, run: Invocation, pushes: Sequence[Push]) -> None:
-    """Pushes as ``adapters/aws.py`` makes them: the Queries of their recipients at once, then every post at once,
-    ``PUSH_WORKERS`` at a time. The invocation waits for the slowest Query, then for the posts' rounds."""
+    """Pushes as ``adapters/aws.py`` makes them: the Queries of their recipients at once (``QUERY_WORKERS`` at a time),
+    then every post at once (``POST_WORKERS``). The invocation waits for the slowest Query, then for the posts'
+    rounds."""
     lookups = [_recipients(store, push) for push in pushes]
     if len(lookups) == 1:  # the play path's one push: no group to build
         _query(run, *lookups[0])
     else:
-        with run.watch.parallel(PUSH_WORKERS) as group:
+        with run.watch.parallel(QUERY_WORKERS) as group:
             for partition, found in lookups:
                 with run.branch(group):
                     _query(run, partition, found)
     posts = sum(found for _, found in lookups)
     if posts:
-        run.post(posts, workers=PUSH_WORKERS)
+        run.post(posts, workers=POST_WORKERS)
