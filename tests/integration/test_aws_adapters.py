@@ -38,6 +38,30 @@ def test_a_time_out_waits_on_the_queue_for_its_delay() -> None:
     assert attributes["Attributes"]["ApproximateNumberOfMessagesDelayed"] == "1"
 
 
+def test_rule_16_time_outs_armed_together_go_ten_to_a_request_each_with_its_own_delay() -> None:
+    # Given the time-outs queue, and the requests made to it counted
+    sqs = boto3.client("sqs", region_name=REGION)
+    url = sqs.create_queue(QueueName="timeouts")["QueueUrl"]
+    timeouts = SqsTimeouts(url)
+    batches: list[int] = []
+    timeouts._sqs.meta.events.register(
+        "provide-client-params.sqs.SendMessageBatch", lambda params, **_: batches.append(len(params["Entries"]))
+    )
+    # When 23 tables' time-outs are armed together: the first at once, the others after 15 seconds
+    armed = [
+        (TimeoutDue(tournament_id="t1", table=str(i), hand=1, seq=0, seat=1, armed_for_away=False), 15)
+        for i in range(23)
+    ]
+    armed[0] = (armed[0][0], 0)
+    timeouts.arm_many(armed)
+    # Then three requests carried them, and each kept its delay: one is there now, 22 wait
+    assert batches == [10, 10, 3]
+    (ready,) = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, WaitTimeSeconds=0)["Messages"]
+    assert json.loads(ready["Body"])["table"] == "0"
+    attributes = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["ApproximateNumberOfMessagesDelayed"])
+    assert attributes["Attributes"]["ApproximateNumberOfMessagesDelayed"] == "22"
+
+
 def test_a_hand_end_sent_twice_reaches_the_coordinator_once_in_its_tournaments_group() -> None:
     sqs = boto3.client("sqs", region_name=REGION)
     url = sqs.create_queue(QueueName="coordinator.fifo", Attributes={"FifoQueue": "true"})["QueueUrl"]

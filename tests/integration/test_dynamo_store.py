@@ -361,6 +361,29 @@ def test_a_table_load_and_save_is_one_consistent_get_and_one_conditional_write(r
     assert calls[1].conditional and calls[1].items_written == 1
 
 
+def test_tables_and_entrants_read_together_are_one_consistent_batch_each(recorder: AwsCallRecorder) -> None:
+    # Given three tables and two entrants stored
+    store = DynamoStore()
+    tables = [TableRecord("t1", t, table_mid_hand(actions=2), dealt_at=T0) for t in ("1", "2", "12")]
+    entrants = [
+        EntrantRecord("t1", p, Contribution(p, 1_000, 100, pool_paid=1_000, house_paid=100), "1")
+        for p in ("ann", "bob")
+    ]
+    save(store, *tables, *entrants)
+    recorder.clear()
+    # When the tables 1, 12 and 99 (none) are read together, then the entrants ann, bob and cy (none)
+    found_tables = store.tables.get_many("t1", ["1", "12", "99"])
+    found_entrants = store.entrants.get_many("t1", ["ann", "bob", "cy"])
+    # Then what exists is found, by id, as saved; what does not is left out
+    assert sorted(found_tables) == ["1", "12"]
+    assert found_tables["12"].table.to_dict() == tables[2].table.to_dict() and found_tables["12"].version == 1
+    assert found_entrants == {p: replace(e, version=1) for p, e in zip(("ann", "bob"), entrants, strict=True)}
+    # And DynamoDB saw one strongly consistent BatchGetItem for each, nothing else
+    calls = recorder.of("dynamodb")
+    assert [c.operation for c in calls] == ["BatchGetItem", "BatchGetItem"]
+    assert all(c.consistent for c in calls)
+
+
 def test_a_ten_seat_table_mid_hand_is_far_below_the_item_limit() -> None:
     # Given a 10-seat table with a hand in progress, stored
     store = DynamoStore()

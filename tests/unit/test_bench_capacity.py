@@ -12,6 +12,7 @@ import pytest
 from tourney.adapters.aws import POST_WORKERS, QUERY_WORKERS
 from tourney.cli import main
 from tourney.domain.errors import StaleVersion
+from tourney.services.messages import RebuyDue, TimeoutDue
 from tourney.services.ports import PlayerPush, Push, TablePush
 from tourney.simulation.aws.latency import DEFAULT_LATENCIES
 from tourney.simulation.aws.model import AwsModel, Invocation, Throttled
@@ -148,6 +149,19 @@ def test_rule_11_a_round_of_pushes_is_charged_as_made_at_once_by_the_adapters_th
     assert alone.watch.elapsed == pytest.approx(latencies.cold_start + 30 * query + 25 * post)
     assert (QUERY_WORKERS, POST_WORKERS) == (10, 50)
     assert together.watch.elapsed == pytest.approx(latencies.cold_start + 3 * query + 1 * post)
+
+
+def test_rule_16_time_outs_armed_together_are_charged_as_one_request_for_ten() -> None:
+    # Given the dealt tables' time-outs of a coordinator batch: 12 of them
+    armed: list[tuple[TimeoutDue | RebuyDue, int]] = [(TimeoutDue("t1", str(i), 1, 0, 1, False), 30) for i in range(12)]
+    # When they are armed one at a time, and together
+    alone = _pushed(lambda cloud: [cloud.timers.arm(*one) for one in armed] and None)
+    together = _pushed(lambda cloud: cloud.timers.arm_many(armed))
+    # Then one at a time made 12 SendMessages; together two SendMessageBatches, of 10 and 2
+    assert alone.watch.calls == {Request.SEND_MESSAGE: 12}
+    assert together.watch.calls == {Request.SEND_MESSAGE_BATCH: 2}
+    batch = DEFAULT_LATENCIES.of(Request.SEND_MESSAGE_BATCH)
+    assert together.watch.elapsed == pytest.approx(DEFAULT_LATENCIES.cold_start + 2 * batch)
 
 
 def test_a_function_never_runs_more_invocations_than_its_reservation() -> None:

@@ -28,6 +28,8 @@ T = TypeVar("T")
 
 MAX_SQS_DELAY = 900
 """SQS holds a message back at most 15 minutes; a longer wait is re-armed by the consumer."""
+SQS_BATCH = 10
+"""Messages in one SendMessageBatch, at most (SQS)."""
 
 
 class JitteredBackoff:
@@ -190,8 +192,23 @@ class SqsTimeouts:
         return _client("sqs")
 
     def arm(self, message: TimeoutDue | RebuyDue, delay_seconds: int) -> None:
-        delay = max(0, min(int(delay_seconds), MAX_SQS_DELAY))
-        self._sqs.send_message(QueueUrl=self._url, MessageBody=message.to_json(), DelaySeconds=delay)
+        self._sqs.send_message(QueueUrl=self._url, MessageBody=message.to_json(), DelaySeconds=_delay(delay_seconds))
+
+    def arm_many(self, armed: Sequence[tuple[TimeoutDue | RebuyDue, int]]) -> None:
+        """Ten to a SendMessageBatch; a message the queue did not take is raised (the caller's trigger retries)."""
+        for first in range(0, len(armed), SQS_BATCH):
+            entries = [
+                {"Id": str(i), "MessageBody": message.to_json(), "DelaySeconds": _delay(delay_seconds)}
+                for i, (message, delay_seconds) in enumerate(armed[first : first + SQS_BATCH])
+            ]
+            failed = self._sqs.send_message_batch(QueueUrl=self._url, Entries=entries).get("Failed", [])
+            if failed:
+                raise RuntimeError(f"the time-outs queue refused {len(failed)} of {len(entries)}: {failed[0]}")
+
+
+def _delay(seconds: int) -> int:
+    """An SQS delay: 0 to 900 seconds."""
+    return max(0, min(int(seconds), MAX_SQS_DELAY))
 
 
 class SqsCoordination:

@@ -23,7 +23,7 @@ import copy
 import marshal
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -462,6 +462,10 @@ class _Tables(_Repo):
             raise NotFound(f"no table {table_id} in {tournament_id}")
         return found  # type: ignore[no-any-return]
 
+    def get_many(self, tournament_id: str, table_ids: Collection[str]) -> dict[str, TableRecord]:
+        found = ((t, self._s._get(("table", tournament_id, t))) for t in table_ids)
+        return {t: record for t, record in found if record is not None}
+
     def list(self, tournament_id: str) -> Sequence[TableRecord]:
         return self._s._scan(("table", tournament_id), _by_table_number)
 
@@ -479,6 +483,10 @@ class _Dealing(_Repo):
 class _Entrants(_Repo):
     def get(self, tournament_id: str, player_id: str) -> EntrantRecord | None:
         return self._s._get(("entrant", tournament_id, player_id))  # type: ignore[no-any-return]
+
+    def get_many(self, tournament_id: str, player_ids: Collection[str]) -> dict[str, EntrantRecord]:
+        found = ((p, self._s._get(("entrant", tournament_id, p))) for p in player_ids)
+        return {p: record for p, record in found if record is not None}
 
     def list(self, tournament_id: str) -> Sequence[EntrantRecord]:
         return self._s._scan(("entrant", tournament_id))
@@ -607,6 +615,10 @@ class MemoryTimers:
             raise ValueError("a delay is not negative")
         self._order += 1
         self._armed.append(_Armed(self._clock.now() + timedelta(seconds=delay_seconds), self._order, message))
+
+    def arm_many(self, armed: Sequence[tuple[TimeoutDue | RebuyDue, int]]) -> None:
+        for message, delay_seconds in armed:
+            self.arm(message, delay_seconds)
 
     @property
     def armed(self) -> list[TimeoutDue | RebuyDue]:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
@@ -46,7 +46,7 @@ from tourney.services.management import leave_play
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue
 from tourney.services.ports import PlayerPush, Push, Store
 from tourney.services.records import CoordinatorRecord, EntrantRecord, Record, TableRecord, evolve
-from tourney.services.tables import deal, follow_write, retrying, table_push
+from tourney.services.tables import deal, follow_writes, retrying, table_push
 from tourney.services.views import Coordinated, PlaceView, placed_push
 
 IN_PLAY = (TournamentStatus.RUNNING, TournamentStatus.TERMINATED)
@@ -103,33 +103,57 @@ def _tables_that_deal(ended_at: str, result: HandSettled, state: TournamentState
 
 
 class _Touched:
-    """The tables and entrants one hand end changes, each read once, kept in the order they were first touched."""
+    """The tables and entrants a chunk's hand ends change, each read once, kept in the order they were first touched.
+
+    The tables the chunk's messages name are read together first (``read_ahead``); the entrants' changes are
+    gathered as they are decided and applied to the entrants, read together, when the chunk commits (``entrants``).
+    """
 
     def __init__(self, store: Store, tournament_id: str) -> None:
         self._store = store
         self.tournament_id = tournament_id
         self.tables: dict[str, TableRecord] = {}
-        self.entrants: dict[str, EntrantRecord] = {}
+        self._read: dict[str, TableRecord] = {}
+        self._entrant_changes: dict[str, dict[str, object]] = {}
+
+    def read_ahead(self, table_ids: Collection[str]) -> None:
+        """Read these tables in one request; each is touched only when ``table`` is asked for it."""
+        self._read.update(self._store.tables.get_many(self.tournament_id, table_ids))
+
+    def peek(self, table_id: str) -> TableRecord:
+        """The table as the chunk has it, touched or not (``NotFound``: there is none)."""
+        if table_id in self.tables:
+            return self.tables[table_id]
+        if table_id not in self._read:
+            self._read[table_id] = self._store.tables.get(self.tournament_id, table_id)
+        return self._read[table_id]
 
     def table(self, table_id: str) -> TableRecord:
         if table_id not in self.tables:
-            self.tables[table_id] = self._store.tables.get(self.tournament_id, table_id)
+            self.tables[table_id] = self.peek(table_id)
         return self.tables[table_id]
 
-    def entrant(self, player: str) -> EntrantRecord:
-        if player not in self.entrants:
-            found = self._store.entrants.get(self.tournament_id, player)
-            if found is None:
-                raise NotFound(f"{player} is not an entrant of {self.tournament_id}")
-            self.entrants[player] = found
-        return self.entrants[player]
+    def change_entrant(self, player: str, **fields: object) -> None:
+        self._entrant_changes.setdefault(player, {}).update(fields)
+
+    @property
+    def entrants_changed(self) -> int:
+        return len(self._entrant_changes)
+
+    def entrants(self) -> list[EntrantRecord]:
+        """The entrants changed, read in one request, with their changes."""
+        found = self._store.entrants.get_many(self.tournament_id, self._entrant_changes)
+        missing = [player for player in self._entrant_changes if player not in found]
+        if missing:
+            raise NotFound(f"{missing[0]} is not an entrant of {self.tournament_id}")
+        return [replace(found[player], **fields) for player, fields in self._entrant_changes.items()]  # type: ignore[arg-type]
 
     def place_and_remove(self, placings: Sequence[Placing], gone: dict[str, int], now: datetime) -> None:
         """The placed players' places, and the disqualified players' chips taken out of play (rules 9, 19)."""
         for placing in placings:
-            self.entrants[placing.player_id] = replace(self.entrant(placing.player_id), placing=placing, placed_at=now)
+            self.change_entrant(placing.player_id, placing=placing, placed_at=now)
         for player, chips in gone.items():
-            self.entrants[player] = replace(self.entrant(player), chips_removed=chips, table_id=None)
+            self.change_entrant(player, chips_removed=chips, table_id=None)
 
 
 @dataclass(frozen=True)
@@ -157,7 +181,7 @@ class _Chunk:
     def full(self) -> bool:
         """Whether another hand end could take the unit of work past what one transaction holds."""
         entries = sum(len(s.result.entries) for s in self.settled)
-        items = len(self.histories) + len(self.touched.tables) + len(self.touched.entrants) + 3
+        items = len(self.histories) + len(self.touched.tables) + self.touched.entrants_changed + 3
         return items + ITEMS_PER_ENTRY * entries > MOST_ITEMS
 
 
@@ -186,6 +210,7 @@ class CoordinatorService(HandPorts):
         if coordinator is None or coordinator.state.status not in IN_PLAY:
             return [_duplicate(m) for m in own]
         chunk = _Chunk(self._d.store, coordinator, self._d.clock.now())
+        chunk.touched.read_ahead({m.table for m in own})
         answers: list[Coordinated] = []
         for m in own:
             alone = isinstance(m, HandEnded) and chunk.state.rebuys_open(chunk.now)  # it may open a rebuy window
@@ -204,7 +229,7 @@ class CoordinatorService(HandPorts):
         d = self._d
         tid = m.tournament_id
         try:
-            record = chunk.touched.tables.get(m.table) or d.store.tables.get(tid, m.table)
+            record = chunk.touched.peek(m.table)
         except NotFound:
             return _duplicate(m)
         table = record.table
@@ -344,7 +369,7 @@ class CoordinatorService(HandPorts):
             touched.table(change.to_table).table.seat_player(
                 change.player, change.to_seat, seated.stack, away=seated.away, bank=seated.bank
             )
-            touched.entrants[change.player] = replace(touched.entrant(change.player), table_id=change.to_table)
+            touched.change_entrant(change.player, table_id=change.to_table)
         for broken in decision.broken:
             touched.tables[broken] = replace(touched.table(broken), closed=True, updated_at=now)
         return tuple(changes)
@@ -380,7 +405,7 @@ class CoordinatorService(HandPorts):
         publish_orders(store, uow, chunk.state)
         for current in touched.tables.values():
             uow.save(current)
-        for entrant in touched.entrants.values():
+        for entrant in touched.entrants():
             uow.save(entrant)
         uow.post(e for settled in chunk.settled for e in settled.result.entries)
         if any(s.result.decision.finished for s in chunk.settled):
@@ -391,23 +416,24 @@ class CoordinatorService(HandPorts):
     def _push(self, chunk: _Chunk) -> None:
         """Push each changed table once, tell each moved player where they now sit and each placed player the place.
 
-        The dealt tables' time-outs are armed first, then the pushes go out together (``Pushes.many``).
+        The dealt tables' time-outs are armed first, together (``follow_writes``), then the pushes go out
+        together (``Pushes.many``).
         """
         d = self._d
         touched = chunk.touched
         tid = touched.tournament_id
         dealt = {t for s in chunk.settled for t in s.dealt}
         held = {s.ended_at for s in chunk.settled if s.result.held}
+        stored = {t: evolve(current, version=current.version + 1) for t, current in touched.tables.items()}
+        follow_writes(d, [stored[t] for t in stored if t in dealt])
         pushes: list[Push] = []
-        for table_id, current in touched.tables.items():
-            stored = evolve(current, version=current.version + 1)
+        for table_id in stored:
             event = "table_changed"
             if table_id in dealt:
-                follow_write(d, stored)
                 event = "hand_dealt"
             elif table_id in held:
                 event = "hand_for_hand"  # it waits for the round's other tables
-            pushes.append(table_push(d, stored, event))
+            pushes.append(table_push(d, stored[table_id], event))
         for settled in chunk.settled:
             for change in settled.changes:  # each moved player is told where they now sit: a client opens that table
                 seats = touched.tables[change.to_table].table.players.items()

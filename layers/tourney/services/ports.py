@@ -33,7 +33,7 @@ is raised. A unit of work is used once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
@@ -131,6 +131,10 @@ class TableRepository(Protocol):
         """One strongly consistent read of the table (``NotFound`` if none)."""
         ...
 
+    def get_many(self, tournament_id: str, table_ids: Collection[str]) -> dict[str, TableRecord]:
+        """Strongly consistent reads of several tables at once (BatchGetItem), by id; those not found left out."""
+        ...
+
     def list(self, tournament_id: str) -> Sequence[TableRecord]:
         """Every table of the tournament, closed ones included, by table id."""
         ...
@@ -146,6 +150,11 @@ class DealingRepository(Protocol):
 
 class EntrantRepository(Protocol):
     def get(self, tournament_id: str, player_id: str) -> EntrantRecord | None: ...
+
+    def get_many(self, tournament_id: str, player_ids: Collection[str]) -> dict[str, EntrantRecord]:
+        """Strongly consistent reads of several entrants at once (BatchGetItem), by player; those not found left
+        out."""
+        ...
 
     def list(self, tournament_id: str) -> Sequence[EntrantRecord]:
         """Every entrant, by player id."""
@@ -339,6 +348,10 @@ class TimeoutScheduler(Protocol):
     """Delayed messages (SQS with a per-message delay): decision time-outs and rebuy windows (rule 16)."""
 
     def arm(self, message: TimeoutDue | RebuyDue, delay_seconds: int) -> None: ...
+
+    def arm_many(self, armed: Sequence[tuple[TimeoutDue | RebuyDue, int]]) -> None:
+        """Each message with its delay, sent together (SQS: ten to a request)."""
+        ...
 
 
 class CoordinatorQueue(Protocol):

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -23,7 +23,7 @@ from tourney.domain.structure import BlindLevel
 from tourney.domain.table import Awaiting, LastAction, SeatedPlayer, Table
 from tourney.domain.tournament import TournamentState
 from tourney.services.deps import Deps
-from tourney.services.messages import HandEnded, TimeoutDue
+from tourney.services.messages import HandEnded, RebuyDue, TimeoutDue
 from tourney.services.names import names_of
 from tourney.services.ports import TablePush
 from tourney.services.records import TableRecord, evolve
@@ -216,14 +216,32 @@ def follow_write(deps: Deps, record: TableRecord) -> Awaiting | None:
 
     Answers the decision now awaited, whose time-out was armed (None: none is).
     """
+    if _hand_ended(deps, record):
+        return None
+    return arm(deps, record)
+
+
+def follow_writes(deps: Deps, records: Sequence[TableRecord]) -> None:
+    """``follow_write`` of each record, their time-outs armed together (``TimeoutScheduler.arm_many``)."""
+    armed: list[tuple[TimeoutDue | RebuyDue, int]] = []
+    for record in records:
+        found = None if _hand_ended(deps, record) else _timeout(record)
+        if found is not None:
+            armed.append((found[0], found[1].seconds))
+    if armed:
+        deps.timers.arm_many(armed)
+
+
+def _hand_ended(deps: Deps, record: TableRecord) -> bool:
+    """Whether the write ended a hand the coordinator has yet to settle: its end is then sent to it."""
     table = record.table
     hand = table.hand
     if hand is not None and hand.is_over and not hand.is_cancelled and record.coordinated_hand < table.hand_number:
         deps.coordination.hand_ended(
             HandEnded(tournament_id=record.tournament_id, table=record.table_id, hand=table.hand_number)
         )
-        return None
-    return arm(deps, record)
+        return True
+    return False
 
 
 def after_write(deps: Deps, record: TableRecord, event: str) -> Awaiting | None:
@@ -246,6 +264,16 @@ def arm(deps: Deps, record: TableRecord, now: datetime | None = None) -> Awaitin
     the table's last write, so that it applies when the lost one would have
     and never past the table's deadline; else for its whole time.
     """
+    found = _timeout(record, now)
+    if found is None:
+        return None
+    due, awaiting = found
+    deps.timers.arm(due, awaiting.seconds)
+    return awaiting
+
+
+def _timeout(record: TableRecord, now: datetime | None = None) -> tuple[TimeoutDue, Awaiting] | None:
+    """The time-out of the decision awaited (``arm``), and that decision; None: no decision is awaited."""
     table = record.table
     normal, when_away = record.decision_seconds, record.away_seconds
     if now is None:
@@ -259,8 +287,7 @@ def arm(deps: Deps, record: TableRecord, now: datetime | None = None) -> Awaitin
         record.tournament_id, record.table_id, awaiting.hand, awaiting.seq, awaiting.seat, awaiting.away,
         awaiting.on_time_bank,
     )  # fmt: skip
-    deps.timers.arm(due, awaiting.seconds)
-    return awaiting
+    return due, awaiting
 
 
 __all__ = [
@@ -270,6 +297,7 @@ __all__ = [
     "deal",
     "deal_at",
     "follow_write",
+    "follow_writes",
     "push_table",
     "retrying",
     "table_push",

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from infra import wiring
 from infra.workflow_states import DEFINITIONS, RETRY
+from tourney.adapters.aws import SQS_BATCH
 from tourney.adapters.memory import MemoryStore
 from tourney.adapters.memory_chat import MemoryChatLog
 from tourney.bootstrap import Services, bootstrap
@@ -526,11 +527,16 @@ class Cloud:
             f"{queue} redelivery",
         )
 
-    def send(self, queue: str, message: Any, consume: Callable[[Any], Any], delay: float = 0.0) -> None:
-        """A standard queue's send: the fault plan may deliver it twice, or late (so out of order)."""
+    def send(
+        self, queue: str, message: Any, consume: Callable[[Any], Any], delay: float = 0.0, *, charged: bool = True
+    ) -> None:
+        """A standard queue's send: the fault plan may deliver it twice, or late (so out of order).
+
+        ``charged`` False: the request is charged by the caller (one SendMessageBatch for several).
+        """
         faults = self.faults
         deliver = functools.partial(self.deliver, queue, message, consume)
-        if self._run is not None:
+        if self._run is not None and charged:
             self._run.send(fifo=False)
         if not (faults.duplicate or faults.late):  # once and on time (``delivery`` draws nothing then)
             self.after(delay + self.delivery_seconds, deliver, queue, fixed=True)
@@ -650,13 +656,22 @@ class _Timers:
     def __init__(self, cloud: Cloud) -> None:
         self._cloud = cloud
 
-    def arm(self, message: TimeoutDue | RebuyDue, delay_seconds: int) -> None:
+    def arm(self, message: TimeoutDue | RebuyDue, delay_seconds: int, *, charged: bool = True) -> None:
         cloud = self._cloud
         if cloud.grants is not None:
             cloud.grants.send("timeouts")
-        cloud.send("timeouts", message, cloud.services.timeouts.on_timeout, delay=delay_seconds)
+        cloud.send("timeouts", message, cloud.services.timeouts.on_timeout, delay=delay_seconds, charged=charged)
         if isinstance(message, TimeoutDue):
             cloud.on_armed(message, float(delay_seconds))
+
+    def arm_many(self, armed: Sequence[tuple[TimeoutDue | RebuyDue, int]]) -> None:
+        """As ``adapters/aws.py`` sends them: one SendMessageBatch for each ten."""
+        run = self._cloud._run
+        for first in range(0, len(armed), SQS_BATCH):
+            if run is not None:
+                run.send(fifo=False, batch=True)
+            for message, delay_seconds in armed[first : first + SQS_BATCH]:
+                self.arm(message, delay_seconds, charged=False)
 
 
 class _Fifo:

@@ -23,7 +23,7 @@ retries); the ledger's own failures are ``IdempotencyConflict`` or
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -164,6 +164,13 @@ class DynamoTables:
             raise NotFound(f"no table {table_id} in {tournament_id}")
         return mapper_of_type(TableRecord).from_item(item)  # type: ignore[no-any-return]
 
+    def get_many(self, tournament_id: str, table_ids: Collection[str]) -> dict[str, TableRecord]:
+        """Strongly consistent BatchGetItems (PynamoDB asks again for what DynamoDB left unprocessed)."""
+        keys = [(tm.table_pk(tournament_id, t), tm.table_sk(t)) for t in dict.fromkeys(table_ids)]
+        mapper = mapper_of_type(TableRecord)
+        found = (mapper.from_item(item) for item in tm.TableItem.batch_get(keys, consistent_read=True))
+        return {record.table_id: record for record in found}
+
     def list(self, tournament_id: str) -> Sequence[TableRecord]:
         """One strongly consistent Query per bucket (32), by table id."""
         mapper = mapper_of_type(TableRecord)
@@ -193,6 +200,15 @@ class DynamoEntrants:
             tn.entrant_pk(tournament_id, tn.entrant_bucket(player_id)),
             tn.player_sk(player_id),
         )
+
+    def get_many(self, tournament_id: str, player_ids: Collection[str]) -> dict[str, EntrantRecord]:
+        """Strongly consistent BatchGetItems (PynamoDB asks again for what DynamoDB left unprocessed)."""
+        keys = [
+            (tn.entrant_pk(tournament_id, tn.entrant_bucket(p)), tn.player_sk(p)) for p in dict.fromkeys(player_ids)
+        ]
+        mapper = mapper_of_type(EntrantRecord)
+        found = (mapper.from_item(item) for item in tn.EntrantItem.batch_get(keys, consistent_read=True))
+        return {record.player_id: record for record in found}
 
     def list(self, tournament_id: str) -> Sequence[EntrantRecord]:
         mapper = mapper_of_type(EntrantRecord)

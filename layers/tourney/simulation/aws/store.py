@@ -21,7 +21,7 @@ wrapped store has beyond the port (``money``, ``stored_table``...) passes throug
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from tourney.adapters.dynamo.ledger import HISTORY_KINDS, LedgerShards
@@ -123,6 +123,12 @@ class MeteredStore:
         run = self._current()
         if run is not None:
             run.get(self.sizes.of(found) if found is not None else missing)
+
+    def charge_batch_get(self, found: Mapping[str, Record], keys: Mapping[str, StoredItem]) -> None:
+        """A BatchGetItem of ``keys`` (none: no request), each charged at the size of what was found under it."""
+        run = self._current()
+        if run is not None and keys:
+            run.batch_get([self.sizes.of(found[k]) if k in found else missing for k, missing in keys.items()])
 
     def charge_query(
         self, partition: StoredItem, records: Iterable[Record], consistency: Consistency = Consistency.STRONG
@@ -254,6 +260,12 @@ class _Tables(_Repo):
         key = _missing(tm.TableItem, tm.table_pk(tournament_id, table_id), tm.table_sk(table_id))
         return self._read(lambda: self._inner.get(tournament_id, table_id), key)
 
+    def get_many(self, tournament_id: str, table_ids: Collection[str]) -> Any:
+        found = self._inner.get_many(tournament_id, table_ids)
+        keys = {t: _missing(tm.TableItem, tm.table_pk(tournament_id, t), tm.table_sk(t)) for t in table_ids}
+        self._store.charge_batch_get(found, keys)
+        return found
+
     def list(self, tournament_id: str) -> Any:
         found = self._inner.list(tournament_id)
         self._store.charge_queries(
@@ -271,6 +283,15 @@ class _Entrants(_Repo):
         return self._read(
             lambda: self._inner.get(tournament_id, player_id), _missing(tn.EntrantItem, pk, tn.player_sk(player_id))
         )
+
+    def get_many(self, tournament_id: str, player_ids: Collection[str]) -> Any:
+        found = self._inner.get_many(tournament_id, player_ids)
+        keys = {
+            p: _missing(tn.EntrantItem, tn.entrant_pk(tournament_id, tn.entrant_bucket(p)), tn.player_sk(p))
+            for p in player_ids
+        }
+        self._store.charge_batch_get(found, keys)
+        return found
 
     def list(self, tournament_id: str) -> Any:
         found = self._inner.list(tournament_id)
