@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from tourney.domain.balancing import Balancing
 from tourney.domain.dealing import NEVER, DealingOrders
+from tourney.domain.errors import Conflict
 from tourney.domain.formats import TournamentFormat
 from tourney.domain.prizes import BustOut
 from tourney.domain.registration import TournamentStatus
@@ -80,6 +82,27 @@ def test_rule_17_a_terminated_tournaments_tables_never_deal_on_their_own() -> No
     state = freezeout({"A": 9, "B": 9})
     state.status = TournamentStatus.TERMINATED
     assert not state.dealing_orders().table_deals_on_its_own("A", 9)
+
+
+def test_rule_17_a_terminated_tournaments_pending_hand_end_is_settled_and_it_stays_terminated() -> None:
+    # Given a freezeout of 18 terminated while a hand at A was being played
+    state = freezeout({"A": 9, "B": 9})
+    state.status = TournamentStatus.TERMINATED
+    # When that hand's end is settled: one player out
+    survivors = [f"a{i}" for i in range(8)]
+    settled = state.hand_ended("A", [BustOut("out", 1_000)], survivors, NOW, lambda: 18_000)
+    # Then the player is placed 18th, the tournament is still terminated and its tables still do not deal
+    assert [(p.player_id, p.place) for p in settled.placings] == [("out", 18)]
+    assert state.halted and state.in_play and state.remaining == 17
+    assert not state.dealing_orders().on_their_own
+
+
+def test_rule_15_a_finished_tournament_settles_no_hand_end() -> None:
+    state = freezeout({"A": 9, "B": 9})
+    state.status = TournamentStatus.FINISHED
+    assert not state.in_play
+    with pytest.raises(Conflict):
+        state.hand_ended("A", [], [f"a{i}" for i in range(9)], NOW, lambda: 18_000)
 
 
 def test_the_orders_deal_at_the_clocks_level_and_survive_plain_data() -> None:

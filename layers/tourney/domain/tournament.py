@@ -182,6 +182,17 @@ class TournamentState:
     def level_number(self, now: datetime) -> int:
         return self.level(now).number
 
+    @property
+    def in_play(self) -> bool:
+        """Its hand ends are settled: running, or terminated (settled as in play, nothing dealt: docs/rules.md,
+        rule 17)."""
+        return self.status in (TournamentStatus.RUNNING, TournamentStatus.TERMINATED)
+
+    @property
+    def halted(self) -> bool:
+        """Terminated: a hand end is still settled, places and prizes included, but no table deals (rule 17)."""
+        return self.status is TournamentStatus.TERMINATED
+
     def rebuys_open(self, now: datetime) -> bool:
         return (
             self.status is TournamentStatus.RUNNING
@@ -300,7 +311,7 @@ class TournamentState:
         when the prizes are fixed. ``disqualified``: how many disqualified
         players left ``table`` with this hand's end (rule 19; module docstring).
         """
-        if self.status is not TournamentStatus.RUNNING:
+        if not self.in_play:
             raise Conflict(f"tournament {self.tournament_id} is {self.status}")
         self.hands += 1
         entries: list[Entry] = []
@@ -375,7 +386,7 @@ class TournamentState:
         """``table`` finished a hand: whether it waits, the tables released, a round's places (``hand_for_hand.py``)."""
         hfh = self.hand_for_hand
         if hfh is None:
-            if not (self.config.plays_hand_for_hand and self.status is TournamentStatus.RUNNING):
+            if not (self.config.plays_hand_for_hand and self.in_play):
                 return False, (), (), None
             if not self._on_the_bubble():
                 return False, (), (), None

@@ -36,7 +36,6 @@ from tourney.domain.balancing import BalancingDecision, SeatChange, seat_moves
 from tourney.domain.errors import NotFound
 from tourney.domain.ledger import pool_account
 from tourney.domain.prizes import BustOut, Placing
-from tourney.domain.registration import TournamentStatus
 from tourney.domain.seating import draw_final_table
 from tourney.domain.table import Table
 from tourney.domain.tournament import HandSettled, TournamentState
@@ -49,8 +48,6 @@ from tourney.services.records import CoordinatorRecord, EntrantRecord, Record, T
 from tourney.services.tables import deal, follow_writes, retrying, table_push
 from tourney.services.views import Coordinated, PlaceView, placed_push
 
-IN_PLAY = (TournamentStatus.RUNNING, TournamentStatus.TERMINATED)
-"""A terminated tournament's hand ends are still settled (places and prizes), without dealing (rule 17)."""
 MOST_ITEMS = 60
 """Items a chunk's unit of work grows to before the next hand end waits for another (one transaction takes 100;
 a hand end that breaks a table may add 20 at once)."""
@@ -207,7 +204,7 @@ class CoordinatorService(HandPorts):
         tid = messages[0].tournament_id
         own = list(itertools.takewhile(lambda m: m.tournament_id == tid, messages))
         coordinator = self._d.store.coordinators.get(tid)
-        if coordinator is None or coordinator.state.status not in IN_PLAY:
+        if coordinator is None or not coordinator.state.in_play:
             return [_duplicate(m) for m in own]
         chunk = _Chunk(self._d.store, coordinator, self._d.clock.now())
         chunk.touched.read_ahead({m.table for m in own})
@@ -234,7 +231,7 @@ class CoordinatorService(HandPorts):
             return _duplicate(m)
         table = record.table
         if (
-            chunk.state.status not in IN_PLAY  # finished by a hand end before it in the chunk
+            not chunk.state.in_play  # finished by a hand end before it in the chunk
             or record.coordinated_hand >= m.hand
             or table.hand_number != m.hand
             or table.hand_in_progress
@@ -294,8 +291,14 @@ class CoordinatorService(HandPorts):
         state, now = chunk.state, chunk.now
         table = record.table
         busted, gone = leave_play(record, _players_out(table))  # disqualified players leave play, placeless (rule 19)
-        halted = state.status is TournamentStatus.TERMINATED
-        result = self._hand_ended_in_play(state, record, busted, gone, now)
+        result = state.hand_ended(
+            record.table_id,
+            busted,
+            tuple(table.active.values()),
+            now,
+            lambda: self._d.store.ledger.balance(pool_account(record.tournament_id)),
+            len(gone),
+        )
         decision = result.decision
         record = evolve(
             record,
@@ -314,7 +317,7 @@ class CoordinatorService(HandPorts):
         to_deal: list[str] = []
         if decision.finished:
             touched.tables[record.table_id] = replace(touched.tables[record.table_id], closed=True)
-        elif not halted:
+        elif not state.halted:
             to_deal = self._deal_next_hands(touched, record.table_id, result, state, now)
         chunk.settled.append(_Settled(record.table_id, result, changes, tuple(to_deal)))
         return Coordinated(
@@ -328,28 +331,6 @@ class CoordinatorService(HandPorts):
             held=result.held,
             hand_for_hand_round=result.round_played.to_report() if result.round_played else None,
         )
-
-    def _hand_ended_in_play(
-        self,
-        state: TournamentState,
-        record: TableRecord,
-        busted: list[BustOut],
-        gone: dict[str, int],
-        now: datetime,
-    ) -> HandSettled:
-        """The tournament's decision on this hand end; a terminated one is settled as in play and stays terminated."""
-        store = self._d.store
-        tid = record.tournament_id
-        halted = state.status is TournamentStatus.TERMINATED
-        if halted:
-            state.status = TournamentStatus.RUNNING  # settled as in play; nothing is dealt
-        survivors = tuple(record.table.active.values())
-        result = state.hand_ended(
-            record.table_id, busted, survivors, now, lambda: store.ledger.balance(pool_account(tid)), len(gone)
-        )
-        if halted and state.status is TournamentStatus.RUNNING:
-            state.status = TournamentStatus.TERMINATED
-        return result
 
     def _move_and_break(
         self, touched: _Touched, decision: BalancingDecision, state: TournamentState, now: datetime
