@@ -232,6 +232,16 @@ class Cloud:
         self.workflows = _Workflows(self)
         self.pushes = _Pushes(self)
         self.on_armed: Callable[[TimeoutDue, float], None] = lambda message, delay: None
+        self._failures: tuple[type[Exception], ...] = ()
+        """With ``aws``: what a modeled call raises for AWS's refusals (the invocation fails)."""
+        self._charge_pushes: Callable[[MemoryStore, Invocation, Sequence[Push]], None] | None = None
+        if aws is not None:  # imported once here, not at every invocation (nor without the model)
+            from tourney.simulation.aws.delivery import charge_pushes
+            from tourney.simulation.aws.items import ItemTooLarge
+            from tourney.simulation.aws.model import Failure
+
+            self._failures = (Failure, ItemTooLarge)
+            self._charge_pushes = charge_pushes
         self.services: Services = self._compose(faults)
 
     def _compose(self, faults: FaultPlan) -> Services:
@@ -418,9 +428,6 @@ class Cloud:
         """``inner`` as one invocation in the AWS model: admitted at the function's reservation (None in ``last_run``
         when throttled: the trigger retries), its calls charged to it, failed as AWS fails it (a request throttled
         through the SDK's retries, a write meeting a transaction, an item over 400 KB), ended and billed."""
-        from tourney.simulation.aws.items import ItemTooLarge
-        from tourney.simulation.aws.model import Failure
-
         aws = self.aws
         assert aws is not None
         run = aws.invocation(function, self._micros / 1e6)
@@ -428,12 +435,13 @@ class Cloud:
         if run is None:
             return False, None
         outer, self._run = self._run, run
+        failures = self._failures
         try:
             return inner(function, call)
-        except (Failure, ItemTooLarge):
+        except failures:
             return False, None
         except InvocationError as error:
-            if _caused_by(error, Failure):
+            if _caused_by(error, failures[0]):
                 return False, None  # throttled past the service's own retries: it fails, its trigger retries
             raise
         finally:
@@ -878,10 +886,9 @@ class _Pushes(PushesByRound):
     def many(self, pushes: Sequence[Push]) -> None:
         for _ in pushes:
             self._may_push()
-        if self._cloud._run is not None:
-            from tourney.simulation.aws.delivery import charge_pushes
-
-            charge_pushes(self._cloud.store, self._cloud._run, pushes)
+        run, charge = self._cloud._run, self._cloud._charge_pushes
+        if run is not None and charge is not None:
+            charge(self._cloud.store, run, pushes)
         for push in pushes:
             if isinstance(push, PlayerPush):
                 self.on_player_message(push.player_id, dict(push.message))

@@ -81,7 +81,10 @@ class PartitionMeters:
         return (units[0], units[1]) if units else (0.0, 0.0)
 
     def admit(self, key: str, at: float, *, write: float = 0.0, read: float = 0.0) -> bool:
-        """Count a request of ``write`` and ``read`` units on ``key`` at ``at``; False (nothing counted): throttled."""
+        """Count a request of ``write`` and ``read`` units on ``key`` at ``at``; False (nothing counted): throttled.
+
+        ``_count`` inline (the hottest call of a large run): the key's seconds are looked up once.
+        """
         second = math.floor(at)
         seconds = self._seconds.get(key)
         units = seconds.get(second) if seconds is not None else None
@@ -90,7 +93,22 @@ class PartitionMeters:
             self.throttled += 1
             self.throttled_by_key[key] += 1
             return False
-        self._count(key, second, write, read)
+        if seconds is None:
+            seconds = self._seconds[key] = {}
+        if units is None:
+            for old in [s for s in seconds if s <= second - _KEPT_SECONDS]:
+                del seconds[old]
+            units = seconds[second] = [0.0, 0.0]
+        units[0] += write
+        units[1] += read
+        peak = self._peaks.get(key)
+        if peak is None:
+            self._peaks[key] = [units[0], units[1]]
+        else:
+            if units[0] > peak[0]:
+                peak[0] = units[0]
+            if units[1] > peak[1]:
+                peak[1] = units[1]
         return True
 
     def admit_all(self, at: float, charges: Iterable[tuple[str, float, float]]) -> bool:
@@ -187,8 +205,11 @@ def with_retries(
     latency: float,
     rng: random.Random,
     policy: RetryPolicy = DYNAMODB_THROTTLED,
+    first_refused: bool = False,
 ) -> Attempts:
     """A DynamoDB request made at ``at`` (each attempt takes ``latency``), retried as the SDK retries throttling.
+
+    ``first_refused``: the first attempt was already made at ``at`` and refused (the meters counted it).
 
     >>> meters = PartitionMeters(write_per_second=1)
     >>> meters.admit("T#1", 0.0, write=1)
@@ -201,7 +222,9 @@ def with_retries(
     single = charges[0] if len(charges) == 1 else None
     clock = at
     for attempt in range(1, policy.max_attempts + 1):
-        if single is not None:
+        if attempt == 1 and first_refused:
+            admitted = False
+        elif single is not None:
             admitted = meters.admit(single[0], clock, write=single[1], read=single[2])
         else:
             admitted = meters.admit_all(clock, charges)

@@ -23,6 +23,7 @@ from tourney.adapters.aws import POST_WORKERS, QUERY_WORKERS
 from tourney.domain.errors import NotFound
 from tourney.services.ports import PlayerPush, Push
 from tourney.simulation.aws.items import Consistency
+from tourney.simulation.aws.model import QUERY_PAGE_BYTES
 
 if TYPE_CHECKING:
     from tourney.adapters.memory import MemoryStore
@@ -124,6 +125,10 @@ def _recipients(store: MemoryStore, push: Push) -> tuple[str, int]:
 
 
 def _query(run: Invocation, partition: str, found: int) -> None:
+    size = CONNECTION_ITEM_BYTES * found
+    if size <= QUERY_PAGE_BYTES:  # one page (a table's few connections): ``run.query``'s single call, without its list
+        run.single_query(partition, size, Consistency.EVENTUAL)
+        return
     run.query(partition, [CONNECTION_ITEM_BYTES] * found, Consistency.EVENTUAL)
 
 

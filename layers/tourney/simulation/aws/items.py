@@ -158,7 +158,10 @@ def read_units(size: int, consistency: Consistency = Consistency.STRONG) -> floa
     >>> read_units(4096), read_units(4097), read_units(8192, Consistency.EVENTUAL), read_units(10, "transactional")
     (1.0, 2.0, 1.0, 2.0)
     """
-    return max(1, math.ceil(size / READ_UNIT_BYTES)) * _READ_FACTOR[Consistency(consistency)]
+    factor = _READ_FACTOR.get(consistency)  # a Consistency, or its text (each hashes and compares as the other)
+    if factor is None:
+        factor = _READ_FACTOR[Consistency(consistency)]  # not a consistency: the ValueError it was
+    return max(1, math.ceil(size / READ_UNIT_BYTES)) * factor
 
 
 def query_read_units(sizes: Iterable[int], consistency: Consistency = Consistency.STRONG) -> float:

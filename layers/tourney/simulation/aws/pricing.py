@@ -121,6 +121,12 @@ class CostReport:
         }
 
 
+_DYNAMODB_READ = (Service.DYNAMODB, "read_units")
+_DYNAMODB_WRITE = (Service.DYNAMODB, "write_units")
+_MB_MS_ARM64 = "mb_ms:arm64"
+_MB_MS_X86 = "mb_ms:x86_64"
+
+
 class CostMeter:
     """Counts every request a run makes, by service; prices them when asked for a report.
 
@@ -143,18 +149,22 @@ class CostMeter:
         self._units[key] = self._units.get(key, 0) + amount
 
     def dynamodb(self, request: Request, *, read_units: float = 0.0, write_units: float = 0.0) -> None:
-        """One DynamoDB request that consumed these units (``items.py`` computes them)."""
+        """One DynamoDB request that consumed these units (``items.py`` computes them).
+
+        ``_count``'s two calls inline, in the same order (the hottest meter: every request of a large run).
+        """
         self.requests[request] += 1
-        self._count(Service.DYNAMODB, 1, "read_units", read_units)
-        self._count(Service.DYNAMODB, 0, "write_units", write_units)
+        self._requests[Service.DYNAMODB] += 1
+        units = self._units
+        units[_DYNAMODB_READ] = units.get(_DYNAMODB_READ, 0) + read_units
+        units[_DYNAMODB_WRITE] = units.get(_DYNAMODB_WRITE, 0) + write_units
 
     def lambda_invocation(self, function: str, *, seconds: float, memory_mb: int, architecture: str = "x86_64") -> None:
         """One invocation of ``function`` that ran ``seconds`` (billed to the millisecond above) at ``memory_mb``."""
         billed_ms = math.ceil(round(seconds * 1000, 6))
         self.invocations[function] += 1
         self._count(Service.LAMBDA, 1, "requests", 1)
-        arch = "arm64" if architecture == "arm64" else "x86_64"
-        self._count(Service.LAMBDA, 0, f"mb_ms:{arch}", billed_ms * memory_mb)
+        self._count(Service.LAMBDA, 0, _MB_MS_ARM64 if architecture == "arm64" else _MB_MS_X86, billed_ms * memory_mb)
 
     def http_request(self, size: int = 0, count: int = 1) -> None:
         """``count`` HTTP API requests of ``size`` bytes each."""

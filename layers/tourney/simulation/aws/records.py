@@ -7,6 +7,7 @@ would write (stamped with its next version, as a save does), and the item's wire
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from tourney.adapters.dynamo.mapping import mapper_of
@@ -23,12 +24,12 @@ class StoredItem:
     sort_key: str
     size: int = 0
 
-    @property
+    @functools.cached_property
     def partition(self) -> str:
-        """The partition key a partition meter counts: ``table/pk``."""
+        """The partition key a partition meter counts: ``table/pk`` (built once: an item sized is shared)."""
         return f"{self.table}/{self.partition_key}"
 
-    @property
+    @functools.cached_property
     def item(self) -> tuple[str, str, str]:
         """The item itself, as a transaction holds it."""
         return (self.table, self.partition_key, self.sort_key)

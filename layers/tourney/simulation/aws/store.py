@@ -32,7 +32,16 @@ from tourney.adapters.dynamo.models import tournaments as tn
 from tourney.domain.errors import NotFound, StaleVersion
 from tourney.domain.ledger import Account, AccountKind, Entry
 from tourney.domain.registration import TournamentStatus
-from tourney.services.records import CounterShard, Record
+from tourney.services.records import (
+    CoordinatorRecord,
+    CounterShard,
+    DealingRecord,
+    EntrantRecord,
+    Record,
+    RegistrationRecord,
+    TableRecord,
+    TournamentRecord,
+)
 from tourney.simulation.aws.items import Consistency
 from tourney.simulation.aws.model import ADAPTER_TRANSACTION_RETRIES, Invocation, Throttled, TransactionConflict
 from tourney.simulation.aws.records import StoredItem, stored_item
@@ -60,8 +69,11 @@ class ItemSizes:
 
     def __init__(self, refresh: int = 64) -> None:
         self.refresh = refresh
-        self._known: dict[tuple[str, str, str], tuple[int, int]] = {}
+        self._known: dict[tuple[str, str, str], tuple[int, StoredItem]] = {}
+        """Where an item is stored -> the version it was last sized at, and the item as sized then."""
         self._seen: dict[int, tuple[Record, StoredItem]] = {}
+        self._where: dict[tuple[Any, ...], tuple[str, str, str]] = {}
+        """A record's identity (``_IDENTITIES``) -> where it is stored: the adapter's key, built once per record."""
 
     def of(self, record: Record) -> StoredItem:
         seen = self._seen.get(id(record))
@@ -74,16 +86,44 @@ class ItemSizes:
         return item
 
     def _sized(self, record: Record) -> StoredItem:
-        from tourney.adapters.dynamo.mapping import mapper_of
-
-        key = mapper_of(record).key(record)
-        where = (_table(key.model), key.pk, key.sk)
+        where = self._where_of(record)
         known = self._known.get(where)
         if known is not None and record.version - known[0] < self.refresh:
-            return StoredItem(*where, size=known[1])
+            return known[1]
         item = stored_item(record)
-        self._known[where] = (record.version, item.size)
+        self._known[where] = (record.version, item)
         return item
+
+    def _where_of(self, record: Record) -> tuple[str, str, str]:
+        """(table, partition key, sort key) of ``record`` as the adapter stores it."""
+        identity = _IDENTITIES.get(type(record))
+        if identity is None:
+            return _where(record)
+        key = identity(record)
+        where = self._where.get(key)
+        if where is None:
+            where = self._where[key] = _where(record)
+        return where
+
+
+def _where(record: Record) -> tuple[str, str, str]:
+    from tourney.adapters.dynamo.mapping import mapper_of
+
+    key = mapper_of(record).key(record)
+    return (_table(key.model), key.pk, key.sk)
+
+
+_IDENTITIES: dict[type, Callable[[Any], tuple[Any, ...]]] = {
+    TableRecord: lambda r: ("table", r.tournament_id, r.table_id),
+    EntrantRecord: lambda r: ("entrant", r.tournament_id, r.player_id),
+    RegistrationRecord: lambda r: ("registration", r.tournament_id, r.player_id),
+    CoordinatorRecord: lambda r: ("coordinator", r.tournament_id),
+    TournamentRecord: lambda r: ("tournament", r.tournament_id),
+    DealingRecord: lambda r: ("dealing", r.tournament_id),
+    CounterShard: lambda r: ("shard", r.tournament_id, r.shard),
+}
+"""The fields the adapter's key of a record is made of (``adapters/dynamo/mapping.py``), for the records read and
+written again and again: their key is built once."""
 
 
 class MeteredStore:
@@ -174,14 +214,15 @@ class _Repo:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
 
-    def _read(self, read: Callable[[], Any], key: StoredItem) -> Any:
-        """One GetItem of ``key``: what ``read`` finds (None or NotFound: nothing), charged at its size."""
+    def _read(self, read: Callable[[], Any], key: Callable[[], StoredItem]) -> Any:
+        """One GetItem of ``key()``: what ``read`` finds (None or NotFound: nothing), charged at its size (the key is
+        built only for an item not found: a found one is charged as sized)."""
         try:
             found = read()
         except NotFound:
-            self._store.charge_get(None, key)
+            self._store.charge_get(None, key())
             raise
-        self._store.charge_get(found, key)
+        self._store.charge_get(found, _FOUND if found is not None else key())
         return found
 
 
@@ -189,9 +230,13 @@ def _missing(model: Any, pk: str, sk: str) -> StoredItem:
     return StoredItem(_table(model), pk, sk)
 
 
+_FOUND = StoredItem("", "", "")
+"""The key ``charge_get`` is handed for a record found (it charges the record as sized, not its key)."""
+
+
 class _Tournaments(_Repo):
     def get(self, tournament_id: str) -> Any:
-        key = _missing(tn.TournamentItem, tn.tournament_pk(tournament_id), tn.TOURNAMENT_SK)
+        key = lambda: _missing(tn.TournamentItem, tn.tournament_pk(tournament_id), tn.TOURNAMENT_SK)  # noqa: E731
         return self._read(lambda: self._inner.get(tournament_id), key)
 
     def list(self) -> Any:
@@ -210,10 +255,11 @@ class _Tournaments(_Repo):
 
 class _Registrations(_Repo):
     def get(self, tournament_id: str, player_id: str) -> Any:
-        pk = tn.registration_pk(tournament_id, tn.bucket(player_id))
         return self._read(
             lambda: self._inner.get(tournament_id, player_id),
-            _missing(tn.RegistrationItem, pk, tn.player_sk(player_id)),
+            lambda: _missing(
+                tn.RegistrationItem, tn.registration_pk(tournament_id, tn.bucket(player_id)), tn.player_sk(player_id)
+            ),
         )
 
     def list(self, tournament_id: str, state: Any = None) -> Any:
@@ -241,7 +287,7 @@ class _Registrations(_Repo):
         return found
 
     def shard(self, tournament_id: str, number: int) -> Any:
-        key = _missing(tn.CounterShardItem, tn.counter_pk(tournament_id, number), tn.COUNTER_SK)
+        key = lambda: _missing(tn.CounterShardItem, tn.counter_pk(tournament_id, number), tn.COUNTER_SK)  # noqa: E731
         return self._read(lambda: self._inner.shard(tournament_id, number), key)
 
     def waiting_list(self, tournament_id: str) -> Any:
@@ -251,13 +297,13 @@ class _Registrations(_Repo):
         return found
 
     def plan(self, tournament_id: str, batch: int) -> Any:
-        key = _missing(tn.SeatingPlanItem, tn.tournament_pk(tournament_id), tn.seating_sk(batch))
+        key = lambda: _missing(tn.SeatingPlanItem, tn.tournament_pk(tournament_id), tn.seating_sk(batch))  # noqa: E731
         return self._read(lambda: self._inner.plan(tournament_id, batch), key)
 
 
 class _Tables(_Repo):
     def get(self, tournament_id: str, table_id: str) -> Any:
-        key = _missing(tm.TableItem, tm.table_pk(tournament_id, table_id), tm.table_sk(table_id))
+        key = lambda: _missing(tm.TableItem, tm.table_pk(tournament_id, table_id), tm.table_sk(table_id))  # noqa: E731
         return self._read(lambda: self._inner.get(tournament_id, table_id), key)
 
     def get_many(self, tournament_id: str, table_ids: Collection[str]) -> Any:
@@ -279,9 +325,11 @@ class _Tables(_Repo):
 
 class _Entrants(_Repo):
     def get(self, tournament_id: str, player_id: str) -> Any:
-        pk = tn.entrant_pk(tournament_id, tn.entrant_bucket(player_id))
         return self._read(
-            lambda: self._inner.get(tournament_id, player_id), _missing(tn.EntrantItem, pk, tn.player_sk(player_id))
+            lambda: self._inner.get(tournament_id, player_id),
+            lambda: _missing(
+                tn.EntrantItem, tn.entrant_pk(tournament_id, tn.entrant_bucket(player_id)), tn.player_sk(player_id)
+            ),
         )
 
     def get_many(self, tournament_id: str, player_ids: Collection[str]) -> Any:
@@ -311,7 +359,7 @@ class _ByGet(_Repo):
         self._key = key
 
     def get(self, *args: Any) -> Any:
-        return self._read(lambda: self._inner.get(*args), self._key(*args))
+        return self._read(lambda: self._inner.get(*args), lambda: self._key(*args))
 
 
 def _coordinator_key(tournament_id: str) -> StoredItem:
@@ -336,7 +384,9 @@ def _account_key(player_id: str) -> StoredItem:
 
 class _Compensation(_Repo):
     def batch(self, tournament_id: str, index: int) -> Any:
-        key = _missing(tn.CompensationBatchItem, tn.tournament_pk(tournament_id), tn.compensation_sk(index))
+        key = lambda: _missing(  # noqa: E731
+            tn.CompensationBatchItem, tn.tournament_pk(tournament_id), tn.compensation_sk(index)
+        )
         return self._read(lambda: self._inner.batch(tournament_id, index), key)
 
 
@@ -346,7 +396,7 @@ def _name_key(key: str) -> StoredItem:
 
 class _Audit(_Repo):
     def get(self, audit_id: str, tournament_id: str | None, player_id: str | None) -> Any:
-        key = _missing(au.AuditItem, au.audit_pk(tournament_id, player_id), au.act_sk(audit_id))
+        key = lambda: _missing(au.AuditItem, au.audit_pk(tournament_id, player_id), au.act_sk(audit_id))  # noqa: E731
         return self._read(lambda: self._inner.get(audit_id, tournament_id, player_id), key)
 
     def for_tournament(self, tournament_id: str) -> Any:
