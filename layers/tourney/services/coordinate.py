@@ -33,15 +33,15 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from tourney.domain.balancing import BalancingDecision, SeatChange, seat_moves
+from tourney.domain.between_hands import BetweenHands, players_out
 from tourney.domain.errors import NotFound
 from tourney.domain.ledger import pool_account
-from tourney.domain.prizes import BustOut, Placing
+from tourney.domain.prizes import Placing
 from tourney.domain.seating import draw_final_table
 from tourney.domain.table import Table
 from tourney.domain.tournament import HandSettled, TournamentState
 from tourney.services.dealer import hand_history, publish_orders
 from tourney.services.deps import HandPorts
-from tourney.services.management import leave_play
 from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue
 from tourney.services.ports import PlayerPush, Push, Store
 from tourney.services.records import CoordinatorRecord, EntrantRecord, Record, TableRecord, evolve
@@ -73,18 +73,9 @@ def _duplicate(m: HandEnded | RebuyClosed) -> Coordinated:
     return Coordinated(m.tournament_id, m.table, m.hand, duplicate=True)
 
 
-def _players_out(table: Table) -> list[BustOut]:
-    """The hand's bust-outs still out of chips, taken off the table, each with the chips they started it with."""
-    ended = table.last_hand_ended
-    assert ended is not None
-    busted = []
-    for occupant in ended.busted:
-        if table.players.get(occupant.seat) == occupant.player:
-            if table.stack(occupant.seat) > 0:
-                continue  # rebought
-            table.remove_player(occupant.player)
-        busted.append(BustOut(occupant.player, ended.starting_stacks[occupant.seat]))
-    return busted
+def _hand_over(record: TableRecord) -> TableRecord:
+    """The table with what its hand's end settles at the table itself: the chips bought during it (``hand_over``)."""
+    return record.holding(record.between_hands.hand_over(record.table))
 
 
 def _tables_that_deal(ended_at: str, result: HandSettled, state: TournamentState) -> list[str]:
@@ -252,16 +243,16 @@ class CoordinatorService(HandPorts):
                 self._arm_rebuy_close(tid, m.table, m.hand, opened + timedelta(seconds=decision_seconds), now)
                 return _duplicate(m)
             history = hand_history(record, now)
-            record = self._add_pending_chips(record)
-            held = self._held_without_chips(record)
+            record = _hand_over(record)
+            held = BetweenHands.without_chips(record.table)
             if held and chunk.state.rebuys_open(now):  # never once terminated: no rebuy is accepted then
-                record = replace(record, rebuy_pending=held, updated_at=now)
+                record = record.holding(record.between_hands.open_rebuy_window(held), updated_at=now)
                 return self._open_rebuy_window(m, record, history, now + timedelta(seconds=decision_seconds), now)
             chunk.histories.append(history)
         elif not record.rebuy_pending:
             return _duplicate(m)
         else:
-            record = self._add_pending_chips(record)
+            record = _hand_over(record)
         return self._settle(chunk, record)
 
     def _open_rebuy_window(
@@ -290,7 +281,8 @@ class CoordinatorService(HandPorts):
         """Place the players out, move and break tables, redraw the final table and deal, into ``chunk``."""
         state, now = chunk.state, chunk.now
         table = record.table
-        busted, gone = leave_play(record, _players_out(table))  # disqualified players leave play, placeless (rule 19)
+        # disqualified players leave play, placeless (rule 19)
+        busted, gone = record.between_hands.leave_play(table, players_out(table))
         result = state.hand_ended(
             record.table_id,
             busted,
@@ -300,12 +292,10 @@ class CoordinatorService(HandPorts):
             len(gone),
         )
         decision = result.decision
-        record = evolve(
-            record,
+        record = record.holding(
+            record.between_hands.settled(),
             coordinated_hand=table.hand_number,
-            rebuy_pending=(),
             updated_at=now,
-            disqualified=(),
             hand_for_hand=state.hand_for_hand is not None,
         )
         touched = chunk.touched
@@ -341,7 +331,7 @@ class CoordinatorService(HandPorts):
             # Chips bought during a hand that is over (or was cancelled) go with the player who leaves (rule 17.1).
             current = touched.table(source)
             if current.pending_chips and not current.table.hand_in_progress:
-                touched.tables[source] = self._add_pending_chips(current)
+                touched.tables[source] = _hand_over(current)
         involved = {mv.from_table for mv in moves} | {mv.to_table for mv in moves}
         views = {t: touched.table(t).table.table_seats() for t in involved}
         changes = seat_moves(moves, views, state.config.seats_per_table) if moves else ()  # most hands: none
@@ -429,30 +419,3 @@ class CoordinatorService(HandPorts):
         for seat, player in draw_final_table(list(seated), state.config.seats_per_table, self._d.rng):
             table.seat_player(player, seat, seated[player].stack, away=seated[player].away, bank=seated[player].bank)
         table.draw_button(rng=self._d.rng)
-
-    @staticmethod
-    def _add_pending_chips(record: TableRecord) -> TableRecord:
-        """Chips bought during the hand by players dealt in, added now that it is over.
-
-        A buyer who lost every chip of the stack they played the hand with keeps the seat the
-        hand emptied, with the chips bought: they are not out (docs/rules.md, Rebuys and add-ons).
-        """
-        if not record.pending_chips:
-            return record
-        table = record.table
-        ended = table.last_hand_ended
-        vacated = {o.player: o.seat for o in ended.busted if o.seat in ended.vacated} if ended else {}
-        kept: list[tuple[str, int]] = []
-        for player, chips in record.pending_chips:
-            if player in table.players.values():
-                table.add_chips(player, chips)
-            elif player in vacated and vacated[player] not in table.players:
-                table.seat_player(player, vacated[player], chips)
-            else:
-                kept.append((player, chips))
-        return evolve(record, pending_chips=tuple(kept))
-
-    @staticmethod
-    def _held_without_chips(record: TableRecord) -> tuple[str, ...]:
-        table = record.table
-        return tuple(sp.player for seat, sp in table.seats.items() if sp.stack == 0)

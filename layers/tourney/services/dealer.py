@@ -68,7 +68,7 @@ def _settles_at_the_table(record: TableRecord) -> bool:
     """The hand just ended, nobody busted, and the table has no between-hands work the coordination does."""
     return (
         record.coordinated_hand < record.table.hand_number
-        and not (record.rebuy_pending or record.pending_chips or record.disqualified)
+        and record.between_hands.idle
         and not (record.hand_for_hand or record.halted or record.closed)
         and record.table.ended_quietly()
     )

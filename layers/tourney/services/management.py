@@ -20,7 +20,7 @@ Readings:
 * **Disqualification**: the player's hand in progress is folded at once
   (``Table.fold_at_once``, in turn or not); the player stays seated, dealt in
   no further hand, until the coordinator settles that hand's end, which takes
-  them and their chips out of play (``leave_play``; ``chips_removed``) and
+  them and their chips out of play (``BetweenHands.leave_play``; ``chips_removed``) and
   places the others as if they had busted then (``TournamentState.hand_ended``,
   ``disqualified``): no place, no further prize; prizes paid are kept; buy-ins
   and fees are not refunded. A player at a table that waits between hands with
@@ -42,12 +42,12 @@ Readings:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from tourney.domain.errors import Conflict, HandInProgress, IdempotencyConflict, IllegalAction, NotFound, NotSeated
+from tourney.domain.errors import Conflict, HandInProgress, IdempotencyConflict, IllegalAction, NotFound
 from tourney.domain.ledger import (
     MAX_ADJUSTMENT_CENTS,
     Entry,
@@ -56,8 +56,6 @@ from tourney.domain.ledger import (
     player_account,
     pool_account,
 )
-from tourney.domain.prizes import BustOut
-from tourney.domain.table import Table
 from tourney.services.audit import MAX_REASON, audit_record
 from tourney.services.dealer import publish_orders
 from tourney.services.deps import Deps, no_wait
@@ -137,29 +135,6 @@ def _same_request(done: AuditRecord, operator: str, reason: str, facts: Mapping[
     return done
 
 
-def leave_play(record: TableRecord, busted: Sequence[BustOut]) -> tuple[list[BustOut], dict[str, int]]:
-    """At a hand's end, the disqualified players at this table leave play with their chips (rule 19).
-
-    Called by the coordinator before it places the hand's eliminations: the
-    disqualified are taken off the table (``record.table`` changes) and out of
-    ``busted`` (they take no place). Returns the bust-outs left and the chips
-    each disqualified player took out of play.
-    """
-    if not record.disqualified:
-        return list(busted), {}
-    table: Table = record.table
-    gone: dict[str, int] = {}
-    for player in record.disqualified:
-        try:
-            seat = table.seat_of(player)
-        except NotSeated:
-            gone[player] = 0  # busted in the hand: the seat was emptied with no chips
-            continue
-        gone[player] = table.stack(seat)
-        table.remove_player(player)
-    return [b for b in busted if b.player_id not in gone], gone
-
-
 def disqualified_leave(deps: Deps, record: TableRecord, uow: UnitOfWork) -> TableRecord:
     """The disqualified players at a table whose hand was cancelled (rule 17.1) leave play now, in ``uow``.
 
@@ -170,7 +145,7 @@ def disqualified_leave(deps: Deps, record: TableRecord, uow: UnitOfWork) -> Tabl
     left empty is closed. The caller saves the table returned and commits.
     """
     tid = record.tournament_id
-    _, gone = leave_play(record, ())
+    _, gone = record.between_hands.leave_play(record.table, ())
     coordinator = deps.store.coordinators.get(tid)
     if coordinator is None:
         raise NotFound(f"{tid} is not running")
@@ -184,7 +159,7 @@ def disqualified_leave(deps: Deps, record: TableRecord, uow: UnitOfWork) -> Tabl
         entrant = deps.store.entrants.get(tid, player)
         if entrant is not None:
             uow.save(evolve(entrant, chips_removed=chips, table_id=None))
-    return evolve(record, disqualified=(), closed=record.closed or emptied)
+    return record.holding(record.between_hands.settled(), closed=record.closed or emptied)
 
 
 class ManagementService:
@@ -249,13 +224,10 @@ class ManagementService:
             table = record.table
             seat = table.seat_of(player)
             stack = table.stack(seat)
-            pending_before = sum(c for p, c in record.pending_chips if p == player)
+            pending_before = record.between_hands.pending_for(player)
             in_hand = table.in_hand(player)
-            if delta > 0 and in_hand:
-                fresh = evolve(record, pending_chips=(*record.pending_chips, (player, delta)), updated_at=now)
-            elif delta > 0:
-                table.add_chips(player, delta)
-                fresh = evolve(record, updated_at=now)
+            if delta > 0:
+                fresh = record.holding(record.between_hands.add(table, player, delta), updated_at=now)
             elif in_hand:
                 raise HandInProgress(f"{player} is in the hand in progress: chips are removed between hands")
             elif stack + delta < 1:
@@ -264,7 +236,7 @@ class ManagementService:
                 table.remove_chips(player, -delta)
                 fresh = evolve(record, updated_at=now)
             after_stack = fresh.table.stack(seat)
-            pending_after = sum(c for p, c in fresh.pending_chips if p == player)
+            pending_after = fresh.between_hands.pending_for(player)
             audit = asked.audited(
                 d,
                 before={"stack": stack, "pending_chips": pending_before, "table": record.table_id},
@@ -302,7 +274,7 @@ class ManagementService:
             in_hand = table.in_hand(player)
             folded = table.fold_at_once(player, now) is not None
             leaving = table.stack(seat) if player in table.players.values() else 0
-            fresh = evolve(record, disqualified=(*record.disqualified, player), updated_at=now)
+            fresh = record.holding(record.between_hands.disqualify(player), updated_at=now)
             audit = asked.audited(
                 d,
                 before={"stack": stack_before, "in_hand": in_hand, "table": record.table_id, "place": None},
@@ -533,5 +505,4 @@ __all__ = [
     "ManagementService",
     "MuteView",
     "StackAdjusted",
-    "leave_play",
 ]

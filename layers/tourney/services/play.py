@@ -114,8 +114,7 @@ class PlayService(HandPorts):
         contribution = replace(entrant.contribution)
         shards = t.house_shards  # the fee goes to the buyer's house shard, where rule 17 takes it back from
         if purchase is Purchase.REBUY:
-            bought = sum(c for p, c in record.pending_chips if p == player)
-            owned = table.chips_owned(player, bought)
+            owned = table.chips_owned(player, record.between_hands.pending_for(player))
             entries = state.rebuy(contribution, owned, now, eliminated=entrant.eliminated, house_shards=shards)
             chips = state.config.chips_per_rebuy
         else:
@@ -123,15 +122,8 @@ class PlayService(HandPorts):
             assert state.config.add_on is not None
             chips = state.config.add_on.chips
         pending = table.in_hand(player)
-        if pending:
-            fresh = replace(record, pending_chips=(*record.pending_chips, (player, chips)), updated_at=now)
-        else:
-            table.add_chips(player, chips)
-            fresh = replace(record, updated_at=now)
-        # The rebuy window closes early once every bust-out waiting at this table has rebought.
-        window_done = bool(record.rebuy_pending) and all(
-            table.stack(table.seat_of(p)) > 0 for p in record.rebuy_pending if p in table.players.values()
-        )
+        fresh = record.holding(record.between_hands.add(table, player, chips), updated_at=now)
+        window_done = fresh.between_hands.rebuy_window_done(table)  # every bust-out here rebought: it closes early
         uow = d.store.unit_of_work()
         uow.check(t)  # a termination committed meanwhile refuses it (read again: StaleVersion)
         uow.post(entries)

@@ -38,6 +38,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from tourney.domain.between_hands import BetweenHands
 from tourney.domain.dealing import DealingOrders
 from tourney.domain.life import TournamentLife
 from tourney.domain.prizes import Placing
@@ -209,6 +210,21 @@ class TableRecord:
     hand_for_hand: bool = False
     """Hand-for-hand holds the table: its hand was dealt in a round, or it waits for one (``hand_for_hand.py``)."""
     version: int = 0
+
+    @property
+    def between_hands(self) -> BetweenHands:
+        """What waits for the hand's end (``domain/between_hands.py``): chips bought, rebuy windows, disqualified."""
+        return BetweenHands(self.pending_chips, self.rebuy_pending, self.disqualified)
+
+    def holding(self, between: BetweenHands, **changes: Any) -> TableRecord:
+        """This record holding ``between`` (and ``changes``)."""
+        return evolve(
+            self,
+            pending_chips=between.pending_chips,
+            rebuy_pending=between.rebuy_pending,
+            disqualified=between.disqualified,
+            **changes,
+        )
 
 
 @dataclass(frozen=True)

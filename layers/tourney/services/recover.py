@@ -180,7 +180,8 @@ class RecoveryService(SeatingPorts):
                     return 0
                 if in_progress:
                     current.table.cancel_hand()
-                    current = _with_pending_chips(current)  # bought in the void hand: theirs now (rule 17.1)
+                    # bought in the void hand: theirs now (rule 17.1)
+                    current = current.holding(current.between_hands.hand_cancelled(current.table))
                 uow = d.store.unit_of_work()
                 uow.check(now_t)
                 if in_progress and current.disqualified:
@@ -572,14 +573,3 @@ def _verify_deals(record: TableRecord, waiting: Collection[str]) -> None:
         return  # it does not deal now
     if table.button_seat is not None:  # else it draws for the button first (rule 6)
         table.positions_to_deal()
-
-
-def _with_pending_chips(record: TableRecord) -> TableRecord:
-    """The table with the chips bought during its cancelled hand added to their buyers' stacks."""
-    table, kept = record.table, []
-    for player, chips in record.pending_chips:
-        if player in table.players.values():
-            table.add_chips(player, chips)
-        else:
-            kept.append((player, chips))
-    return replace(record, pending_chips=tuple(kept))

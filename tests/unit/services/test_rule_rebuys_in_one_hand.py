@@ -91,7 +91,6 @@ def test_rebuys_an_add_on_bought_during_a_hand_the_buyer_busts_in_keeps_them_in(
     from tourney.domain.hand import ActionKind
     from tourney.domain.structure import BlindLevel
     from tourney.domain.table import Table
-    from tourney.services.coordinate import CoordinatorService
     from tourney.services.records import TableRecord
 
     from tests.support.decks import stacked_deck
@@ -115,8 +114,8 @@ def test_rebuys_an_add_on_bought_during_a_hand_the_buyer_busts_in_keeps_them_in(
             table.act(awaiting.player, ActionKind.CALL)
     loser = next(o.player for o in table.last_hand_ended.busted)  # type: ignore[union-attr]
     assert loser not in table.players.values()
-    # Then, as the coordinator adds the chips bought in the hand, the loser is back in the seat the hand emptied
-    settled = CoordinatorService._add_pending_chips(record)
+    # Then, as the hand's end adds the chips bought in the hand, the loser is back in the seat the hand emptied
+    settled = record.between_hands.hand_over(table)
     assert settled.pending_chips == ()
-    assert loser in settled.table.players.values()
-    assert sum(sp.stack for sp in settled.table.seats.values()) == 2_000 + 10_000
+    assert loser in table.players.values()
+    assert sum(sp.stack for sp in table.seats.values()) == 2_000 + 10_000
