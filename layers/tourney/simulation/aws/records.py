@@ -7,7 +7,6 @@ would write (stamped with its next version, as a save does), and the item's wire
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 from tourney.adapters.dynamo.mapping import mapper_of
@@ -24,12 +23,12 @@ class StoredItem:
     sort_key: str
     size: int = 0
 
-    @functools.cached_property
+    @property
     def partition(self) -> str:
-        """The partition key a partition meter counts: ``table/pk`` (built once: an item sized is shared)."""
+        """The partition key a partition meter counts: ``table/pk``."""
         return f"{self.table}/{self.partition_key}"
 
-    @functools.cached_property
+    @property
     def item(self) -> tuple[str, str, str]:
         """The item itself, as a transaction holds it."""
         return (self.table, self.partition_key, self.sort_key)
