@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from tourney.domain.balancing import Balancing
-from tourney.domain.dealing import NEVER, DealingOrders
+from tourney.domain.dealing import DealingOrders
 from tourney.domain.errors import Conflict
 from tourney.domain.formats import TournamentFormat
 from tourney.domain.prizes import BustOut
@@ -32,26 +32,36 @@ def test_rule_11_no_table_deals_on_its_own_before_the_prizes_are_fixed() -> None
     state = TournamentState.start("t1", config, {"A": 9, "B": 9})
 
     # Then every hand end goes to the coordination; once fixed, a table that gives nobody deals its own
-    assert not state.dealing_orders().table_deals_on_its_own("A", 9)
+    assert not state.dealing_orders().table_deals_on_its_own("A")
     state.fix_prizes(18_000, NOW)
-    assert state.dealing_orders().table_deals_on_its_own("A", 9)
+    assert state.dealing_orders().table_deals_on_its_own("A")
 
 
 def test_rule_11_a_largest_table_two_above_the_smallest_must_send_its_hand_end_up() -> None:
     # Given tables of 9, 9 and 7 players (balancing is due: the largest give one each to the smallest)
     orders = freezeout({"A": 9, "B": 9, "C": 7}).dealing_orders()
 
-    # Then a table of 9 reports its hand end (it gives a player), the table of 7 and a table of 8 deal on their own
-    assert orders.gives_from == 9
-    assert not orders.table_deals_on_its_own("A", 9)
-    assert orders.table_deals_on_its_own("C", 7)
-    assert orders.table_deals_on_its_own("B", 8)
+    # Then the tables of 9 report their hand ends (the first gives a player), the table of 7 deals on its own
+    assert orders.report == {"A", "B"}
+    assert not orders.table_deals_on_its_own("A")
+    assert orders.table_deals_on_its_own("C")
+
+
+def test_rule_11_a_few_of_many_largest_tables_are_named_to_give_as_many_as_the_smallest_tables() -> None:
+    # Given 200 tables of 9, then 20 of 7 (balancing is due)
+    tables = {f"L{i}": 9 for i in range(200)} | {f"S{i}": 7 for i in range(20)}
+    state = freezeout(tables)
+    # Then 20 tables of 9 are named to give, the oldest at 9 first; every other table deals on its own
+    assert state.dealing_orders().report == {f"L{i}" for i in range(20)}
+    # And with 2 tables of 7, still 8 are named (the first of them to end its hand gives); with 100, 64 at most
+    assert len(freezeout({**{f"L{i}": 9 for i in range(200)}, "S0": 7, "S1": 7}).dealing_orders().report) == 8
+    assert len(freezeout(tables | {f"S{i}": 7 for i in range(100)}).dealing_orders().report) == 64
 
 
 def test_rule_11_tables_within_one_player_of_each_other_all_deal_on_their_own() -> None:
     orders = freezeout({"A": 9, "B": 8, "C": 8}).dealing_orders()
-    assert orders.gives_from == NEVER
-    assert all(orders.table_deals_on_its_own(t, n) for t, n in (("A", 9), ("B", 8), ("C", 8)))
+    assert orders.report == frozenset()
+    assert all(orders.table_deals_on_its_own(t) for t in ("A", "B", "C"))
 
 
 def test_rule_12_the_last_table_waits_for_its_final_table_redraw_by_name() -> None:
@@ -63,7 +73,7 @@ def test_rule_12_the_last_table_waits_for_its_final_table_redraw_by_name() -> No
     orders = state.dealing_orders()
     assert state.balancing.final_table_pending == "B"
     assert "B" in orders.report
-    assert not orders.table_deals_on_its_own("B", 7)
+    assert not orders.table_deals_on_its_own("B")
 
 
 def test_rule_9_hand_for_hand_and_the_bubble_send_every_hand_end_up() -> None:
@@ -81,7 +91,7 @@ def test_rule_9_hand_for_hand_and_the_bubble_send_every_hand_end_up() -> None:
 def test_rule_17_a_terminated_tournaments_tables_never_deal_on_their_own() -> None:
     state = freezeout({"A": 9, "B": 9})
     state.status = TournamentStatus.TERMINATED
-    assert not state.dealing_orders().table_deals_on_its_own("A", 9)
+    assert not state.dealing_orders().table_deals_on_its_own("A")
 
 
 def test_rule_17_a_terminated_tournaments_pending_hand_end_is_settled_and_it_stays_terminated() -> None:

@@ -55,6 +55,7 @@ move, independent of the number of tables (docs/architecture.md, 'Scale to desig
 
 from __future__ import annotations
 
+import itertools
 from collections import OrderedDict, deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -66,6 +67,11 @@ from tourney.domain.seating import PlayerId, departure_order, seat_for_arrival
 from tourney.domain.structure import MAX_SEATS, MIN_SEATS
 
 TableId = str
+
+GIVERS_AT_LEAST = 8
+"""Largest tables named to give though fewer moves are due: the first of eight hand ends comes in seconds."""
+GIVERS_AT_MOST = 64
+"""Largest tables named at most: the dealing orders, read at every hand end, stay under 1 KB."""
 
 
 class MoveReason(StrEnum):
@@ -212,6 +218,19 @@ class Balancing:
             return None
         largest = self.largest()
         return largest if largest - self.smallest() >= 2 else None
+
+    def givers(self) -> tuple[TableId, ...]:
+        """The largest tables named to give a player at their next hand end (rule 11), oldest at that count first.
+
+        As many as the smallest tables, at least ``GIVERS_AT_LEAST`` (the first of several hand ends comes
+        sooner), at most ``GIVERS_AT_MOST``; none when no table gives. Any largest table whose hand ends gives
+        (``after_hand``): naming a few spares the tournament every other largest table's hand end.
+        """
+        gives = self.gives_from()
+        if gives is None:
+            return ()
+        wanted = min(max(len(self._buckets[self.smallest()]), GIVERS_AT_LEAST), GIVERS_AT_MOST)
+        return tuple(itertools.islice(self._buckets[gives], wanted))
 
     def hand_ends_needed(self) -> frozenset[TableId] | None:
         """The tables whose next hand end this balancing waits for by name; None: any table's will do.

@@ -15,12 +15,11 @@ hand end reads:
   them at its first deal; a rebuy tournament after its add-on level, so the
   rebuy windows and the add-on stay with the coordination), nor while the
   bubble is played hand-for-hand (or about to be).
-* ``gives_from``: a table with at least this many players is one of the
-  largest and two or more above the smallest (rule 11): it gives a player
-  when its hand ends, so its end is coordinated.
-* ``report``: tables whose next hand end is needed above them by name: the
-  last table left before its final-table redraw, the table of the latest
-  elimination while breaking is due (rule 12).
+* ``report``: tables whose next hand end is needed above them by name: a
+  few of the largest tables while they are two or more above the smallest
+  (rule 11: the first of them to end its hand gives a player;
+  ``Balancing.givers``), the last table left before its final-table redraw,
+  the table of the latest elimination while breaking is due (rule 12).
 * ``levels`` and ``clock``: the blind level of the hand a table deals.
 
 A table that read orders a moment old deals one hand more than it should at
@@ -37,10 +36,7 @@ from datetime import datetime
 from typing import Any
 
 from tourney.domain.clock import TournamentClock
-from tourney.domain.structure import MAX_SEATS, BlindLevel
-
-NEVER = MAX_SEATS + 1
-"""``gives_from`` when no table gives: more players than any table seats."""
+from tourney.domain.structure import BlindLevel
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +46,6 @@ class DealingOrders:
     levels: tuple[BlindLevel, ...]
     clock: TournamentClock | None
     on_their_own: bool = False
-    gives_from: int = NEVER
     report: frozenset[str] = frozenset()
 
     def level(self, now: datetime) -> BlindLevel:
@@ -59,9 +54,9 @@ class DealingOrders:
             return self.levels[0]
         return self.clock.level_at(self.levels, now)
 
-    def table_deals_on_its_own(self, table_id: str, players: int) -> bool:
-        """Whether ``table_id``, ``players`` seated after a hand that busted nobody, deals its next hand itself."""
-        return self.on_their_own and players < self.gives_from and table_id not in self.report
+    def table_deals_on_its_own(self, table_id: str) -> bool:
+        """Whether ``table_id``, after a hand that busted nobody, deals its next hand itself."""
+        return self.on_their_own and table_id not in self.report
 
     def to_dict(self) -> dict[str, Any]:
         """Plain data, compact: a level is ``[number, small blind, big blind, ante, big-blind ante, minutes]``."""
@@ -72,7 +67,6 @@ class DealingOrders:
             ],
             "clock": self.clock.to_dict() if self.clock is not None else None,
             "on_their_own": self.on_their_own,
-            "gives_from": self.gives_from,
             "report": sorted(self.report),
         }
 
@@ -83,7 +77,6 @@ class DealingOrders:
             levels=_levels(raw["levels"]),
             clock=TournamentClock.from_dict(clock) if clock is not None else None,
             on_their_own=bool(raw.get("on_their_own", False)),
-            gives_from=int(raw.get("gives_from", NEVER)),
             report=frozenset(str(t) for t in raw.get("report", ())),
         )
 

@@ -40,7 +40,7 @@ from typing import Any
 
 from tourney.domain.balancing import Balancing, BalancingDecision, TableId
 from tourney.domain.clock import TournamentClock
-from tourney.domain.dealing import NEVER, DealingOrders
+from tourney.domain.dealing import DealingOrders
 from tourney.domain.errors import Conflict, RegistrationClosed
 from tourney.domain.fees import Purchase, PurchasePayment, split_payment
 from tourney.domain.formats import TournamentFormat
@@ -229,9 +229,8 @@ class TournamentState:
             and not on_the_bubble
             and needed is not None
         )
-        return DealingOrders(
-            self.config.levels, self.clock, on_their_own, self.balancing.gives_from() or NEVER, needed or frozenset()
-        )
+        report = (needed or frozenset()) | frozenset(self.balancing.givers())
+        return DealingOrders(self.config.levels, self.clock, on_their_own, report)
 
     # -- purchases (the entrant's record passed in and changed) ----------------
 

@@ -53,7 +53,7 @@ def close_hand(deps: Deps, record: TableRecord, now: datetime) -> TableWrite:
     if not _settles_at_the_table(record):
         return TableWrite(record)
     found = deps.store.dealing.get(record.tournament_id)
-    if found is None or not found.orders.table_deals_on_its_own(record.table_id, len(table.seats)):
+    if found is None or not found.orders.table_deals_on_its_own(record.table_id):
         return TableWrite(record)
     settled = evolve(record, coordinated_hand=table.hand_number)
     ended = evolve(settled, table=table.copy())
