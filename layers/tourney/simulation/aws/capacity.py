@@ -70,45 +70,44 @@ class PartitionMeters:
     ) -> None:
         self.write_per_second = write_per_second
         self.read_per_second = read_per_second
-        self._seconds: dict[str, dict[int, list[float]]] = {}
-        self._peaks: dict[str, list[float]] = {}
+        self._keys: dict[str, tuple[dict[int, list[float]], list[float]]] = {}
+        """Per key, in the order first counted: its (write, read) units by second (its last few seconds), and its
+        busiest second's. One entry per key: a request looks its key up once."""
         self.throttled = 0
         self.throttled_by_key: Counter[str] = Counter()
 
     def load(self, key: str, at: float) -> tuple[float, float]:
         """(write units, read units) ``key`` has served in the second of ``at``."""
-        units = self._seconds.get(key, {}).get(_second(at))
+        meter = self._keys.get(key)
+        units = meter[0].get(_second(at)) if meter is not None else None
         return (units[0], units[1]) if units else (0.0, 0.0)
 
     def admit(self, key: str, at: float, *, write: float = 0.0, read: float = 0.0) -> bool:
         """Count a request of ``write`` and ``read`` units on ``key`` at ``at``; False (nothing counted): throttled.
 
-        ``_count`` inline (the hottest call of a large run): the key's seconds are looked up once.
+        ``_count`` inline (the hottest call of a large run): the key is looked up once.
         """
         second = math.floor(at)
-        seconds = self._seconds.get(key)
-        units = seconds.get(second) if seconds is not None else None
+        meter = self._keys.get(key)
+        units = meter[0].get(second) if meter is not None else None
         used_write, used_read = (units[0], units[1]) if units is not None else (0.0, 0.0)
         if used_write + write > self.write_per_second or used_read + read > self.read_per_second:
             self.throttled += 1
             self.throttled_by_key[key] += 1
             return False
-        if seconds is None:
-            seconds = self._seconds[key] = {}
+        if meter is None:
+            meter = self._keys[key] = ({}, [0.0, 0.0])
+        seconds, peak = meter
         if units is None:
             for old in [s for s in seconds if s <= second - _KEPT_SECONDS]:
                 del seconds[old]
             units = seconds[second] = [0.0, 0.0]
         units[0] += write
         units[1] += read
-        peak = self._peaks.get(key)
-        if peak is None:
-            self._peaks[key] = [units[0], units[1]]
-        else:
-            if units[0] > peak[0]:
-                peak[0] = units[0]
-            if units[1] > peak[1]:
-                peak[1] = units[1]
+        if units[0] > peak[0]:
+            peak[0] = units[0]
+        if units[1] > peak[1]:
+            peak[1] = units[1]
         return True
 
     def admit_all(self, at: float, charges: Iterable[tuple[str, float, float]]) -> bool:
@@ -131,9 +130,10 @@ class PartitionMeters:
         return True
 
     def _count(self, key: str, second: int, write: float, read: float) -> None:
-        seconds = self._seconds.get(key)
-        if seconds is None:
-            seconds = self._seconds[key] = {}
+        meter = self._keys.get(key)
+        if meter is None:
+            meter = self._keys[key] = ({}, [0.0, 0.0])
+        seconds, peak = meter
         units = seconds.get(second)
         if units is None:
             for old in [s for s in seconds if s <= second - _KEPT_SECONDS]:
@@ -141,19 +141,18 @@ class PartitionMeters:
             units = seconds[second] = [0.0, 0.0]
         units[0] += write
         units[1] += read
-        peak = self._peaks.get(key)
-        if peak is None:
-            self._peaks[key] = [units[0], units[1]]
-        else:
-            peak[0] = max(peak[0], units[0])
-            peak[1] = max(peak[1], units[1])
+        if units[0] > peak[0]:
+            peak[0] = units[0]
+        if units[1] > peak[1]:
+            peak[1] = units[1]
 
     def hottest(self) -> HotKey | None:
         """The key whose busiest second came closest to a limit, with its highest write and read loads."""
-        if not self._peaks:
+        if not self._keys:
             return None
-        key, (write, read) = max(
-            self._peaks.items(), key=lambda kv: max(kv[1][0] / self.write_per_second, kv[1][1] / self.read_per_second)
+        key, (_, (write, read)) = max(
+            self._keys.items(),
+            key=lambda kv: max(kv[1][1][0] / self.write_per_second, kv[1][1][1] / self.read_per_second),
         )
         return HotKey(key, write, read)
 

@@ -69,11 +69,10 @@ class ItemSizes:
 
     def __init__(self, refresh: int = 64) -> None:
         self.refresh = refresh
-        self._known: dict[tuple[str, str, str], tuple[int, StoredItem]] = {}
-        """Where an item is stored -> the version it was last sized at, and the item as sized then."""
+        self._known: dict[tuple[Any, ...], tuple[int, StoredItem]] = {}
+        """An item (the record's identity, ``_IDENTITIES``, or else where it is stored) -> the version it was last
+        sized at, and the item as sized then."""
         self._seen: dict[int, tuple[Record, StoredItem]] = {}
-        self._where: dict[tuple[Any, ...], tuple[str, str, str]] = {}
-        """A record's identity (``_IDENTITIES``) -> where it is stored: the adapter's key, built once per record."""
 
     def of(self, record: Record) -> StoredItem:
         seen = self._seen.get(id(record))
@@ -86,24 +85,14 @@ class ItemSizes:
         return item
 
     def _sized(self, record: Record) -> StoredItem:
-        where = self._where_of(record)
-        known = self._known.get(where)
+        identity = _IDENTITIES.get(type(record))
+        key = _where(record) if identity is None else identity(record)
+        known = self._known.get(key)
         if known is not None and record.version - known[0] < self.refresh:
             return known[1]
         item = stored_item(record)
-        self._known[where] = (record.version, item)
+        self._known[key] = (record.version, item)
         return item
-
-    def _where_of(self, record: Record) -> tuple[str, str, str]:
-        """(table, partition key, sort key) of ``record`` as the adapter stores it."""
-        identity = _IDENTITIES.get(type(record))
-        if identity is None:
-            return _where(record)
-        key = identity(record)
-        where = self._where.get(key)
-        if where is None:
-            where = self._where[key] = _where(record)
-        return where
 
 
 def _where(record: Record) -> tuple[str, str, str]:
@@ -114,16 +103,16 @@ def _where(record: Record) -> tuple[str, str, str]:
 
 
 _IDENTITIES: dict[type, Callable[[Any], tuple[Any, ...]]] = {
-    TableRecord: lambda r: ("table", r.tournament_id, r.table_id),
-    EntrantRecord: lambda r: ("entrant", r.tournament_id, r.player_id),
-    RegistrationRecord: lambda r: ("registration", r.tournament_id, r.player_id),
-    CoordinatorRecord: lambda r: ("coordinator", r.tournament_id),
-    TournamentRecord: lambda r: ("tournament", r.tournament_id),
-    DealingRecord: lambda r: ("dealing", r.tournament_id),
-    CounterShard: lambda r: ("shard", r.tournament_id, r.shard),
+    TableRecord: lambda r: (TableRecord, r.tournament_id, r.table_id),
+    EntrantRecord: lambda r: (EntrantRecord, r.tournament_id, r.player_id),
+    RegistrationRecord: lambda r: (RegistrationRecord, r.tournament_id, r.player_id),
+    CoordinatorRecord: lambda r: (CoordinatorRecord, r.tournament_id),
+    TournamentRecord: lambda r: (TournamentRecord, r.tournament_id),
+    DealingRecord: lambda r: (DealingRecord, r.tournament_id),
+    CounterShard: lambda r: (CounterShard, r.tournament_id, r.shard),
 }
 """The fields the adapter's key of a record is made of (``adapters/dynamo/mapping.py``), for the records read and
-written again and again: their key is built once."""
+written again and again: one item each, known without building the adapter's key."""
 
 
 class MeteredStore:
