@@ -50,7 +50,7 @@ from tourney.services.records import (
     TournamentRecord,
 )
 from tourney.services.register import start_when_full
-from tourney.services.tables import after_write, deal, retrying
+from tourney.services.tables import deal, follow_writes, retrying, table_push
 from tourney.services.views import BatchSeated, HandsDealt, StartDue
 
 BATCH_TABLES = 50
@@ -394,21 +394,32 @@ class StartService(SeatingPorts):
         state = retrying(d, start_clock) if store.tournaments.get(tid).life.running else None
         if state is None:
             return HandsDealt(tid, (), None)  # cancelled, or terminated during the start: nothing is dealt
-        dealt: list[str] = []
-        for table_id in tables:
+        dealt = _deal_each(d, tid, tables, state)
+        follow_writes(d, dealt)  # their time-outs armed together, then their pushes in one round
+        d.pushes.many([table_push(d, record, "hand_dealt") for record in dealt])
+        return HandsDealt(tid, tuple(r.table_id for r in dealt), state.started_at)
 
-            def deal_one(table_id: str = table_id) -> None:
-                record = store.tables.get(tid, table_id)
-                if record.table.hand_number > 0 or record.halted:
-                    return  # dealt already, or halted by a termination (the restart deals it)
-                fresh = deal(d, record, state, d.clock.now())
-                if fresh is None:
-                    return
-                uow = store.unit_of_work()
-                uow.save(fresh)
-                uow.commit()
-                dealt.append(table_id)
-                after_write(d, replace(fresh, version=fresh.version + 1), "hand_dealt")
 
-            retrying(d, deal_one)
-        return HandsDealt(tid, tuple(dealt), state.started_at)
+def _deal_each(d: Deps, tid: str, tables: Sequence[str], state: TournamentState) -> list[TableRecord]:
+    """The first hand dealt at each of ``tables`` (read together, each written on its own): the tables as stored.
+
+    A table dealt already, or halted by a termination (the restart deals it), is left as it is.
+    """
+    read = d.store.tables.get_many(tid, tables)
+    dealt: list[TableRecord] = []
+    for table_id in tables:
+
+        def deal_one(table_id: str = table_id) -> None:
+            record = read.pop(table_id, None) or d.store.tables.get(tid, table_id)  # a retry reads it again
+            if record.table.hand_number > 0 or record.halted:
+                return
+            fresh = deal(d, record, state, d.clock.now())
+            if fresh is None:
+                return
+            uow = d.store.unit_of_work()
+            uow.save(fresh)
+            uow.commit()
+            dealt.append(replace(fresh, version=fresh.version + 1))
+
+        retrying(d, deal_one)
+    return dealt
