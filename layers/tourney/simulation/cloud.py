@@ -232,16 +232,7 @@ class Cloud:
         self.workflows = _Workflows(self)
         self.pushes = _Pushes(self)
         self.on_armed: Callable[[TimeoutDue, float], None] = lambda message, delay: None
-        self._failures: tuple[type[Exception], ...] = ()
-        """With ``aws``: what a modeled call raises for AWS's refusals (the invocation fails)."""
-        self._charge_pushes: Callable[[MemoryStore, Invocation, Sequence[Push]], None] | None = None
-        if aws is not None:  # imported once here, not at every invocation (nor without the model)
-            from tourney.simulation.aws.delivery import charge_pushes
-            from tourney.simulation.aws.items import ItemTooLarge
-            from tourney.simulation.aws.model import Failure
-
-            self._failures = (Failure, ItemTooLarge)
-            self._charge_pushes = charge_pushes
+        self._failures, self._charge_pushes = _modeled(aws)
         self.services: Services = self._compose(faults)
 
     def _compose(self, faults: FaultPlan) -> Services:
@@ -653,6 +644,20 @@ class Cloud:
             lambda: self._run_task(execution, body, task, attempt + 1, then),
             f"{execution.name} retry",
         )
+
+
+def _modeled(
+    aws: AwsModel | None,
+) -> tuple[tuple[type[Exception], ...], Callable[[MemoryStore, Invocation, Sequence[Push]], None] | None]:
+    """With ``aws``: what a modeled call raises for AWS's refusals (the invocation fails), and how a round of pushes
+    is charged. Imported once, when the cloud is built, not at every invocation (nor without the model)."""
+    if aws is None:
+        return (), None
+    from tourney.simulation.aws.delivery import charge_pushes
+    from tourney.simulation.aws.items import ItemTooLarge
+    from tourney.simulation.aws.model import Failure
+
+    return (Failure, ItemTooLarge), charge_pushes
 
 
 # -- the adapters of the ports -------------------------------------------------------
