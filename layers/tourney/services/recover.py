@@ -16,6 +16,7 @@ compensated when the 20 minutes are over.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -150,6 +151,44 @@ def terminate_running(deps: Deps, t: TournamentRecord, by: str, reason: str, now
     return replace(ended, version=ended.version + 1)
 
 
+HALTS_PER_UNIT = 20
+"""Tables halted in one unit of work (one transaction of 21 items with the tournament's check): few enough that an
+action racing the halt at one of them seldom sends the batch round again."""
+
+
+def _halt(
+    d: Deps, tid: str, terminated_at: datetime, tables: Sequence[str], *, alone: bool = False
+) -> tuple[int, list[str]]:
+    """Halt ``tables`` in one unit of work checked against the termination (``cancel_hands``): the hands cancelled,
+    and the tables left for a unit of work of their own (a void hand whose disqualified players leave play, which
+    writes the coordinator's state); ``alone``: that unit of work, for one such table."""
+    now_t = d.store.tournaments.get(tid)
+    if not now_t.life.still_terminated(terminated_at):
+        return 0, []  # restarted (or terminated again) meanwhile: not this termination's tables any more
+    uow = d.store.unit_of_work()
+    uow.check(now_t)
+    cancelled, deferred, halted = 0, [], 0
+    for current in d.store.tables.get_many(tid, tables).values():
+        in_progress = current.table.hand_in_progress
+        if current.halted and not in_progress:
+            continue
+        if in_progress and current.disqualified and not alone:
+            deferred.append(current.table_id)
+            continue
+        if in_progress:
+            current.table.cancel_hand()
+            # bought in the void hand: theirs now (rule 17.1)
+            current = current.holding(current.between_hands.hand_cancelled(current.table))
+            cancelled += 1
+        if in_progress and current.disqualified:
+            current = disqualified_leave(d, current, uow)  # their hand is void: they leave now (rule 19)
+        uow.save(replace(current, halted=True, updated_at=d.clock.now()))
+        halted += 1
+    if halted:
+        uow.commit()
+    return cancelled, deferred
+
+
 class RecoveryService(SeatingPorts):
     def _tables(self, tid: str) -> list[TableRecord]:
         return [t for t in self._d.store.tables.list(tid) if not t.closed]
@@ -160,37 +199,24 @@ class RecoveryService(SeatingPorts):
         Each table is written once, ``halted`` with its hand cancelled, on the
         condition that the tournament is still the one read (terminated, not
         restarted meanwhile): a table halted after a restart would never deal
-        again. An action that reached a table between the termination and this
-        write is voided with its hand.
+        again. ``HALTS_PER_UNIT`` tables share one unit of work and one check
+        of the tournament (a check is a write unit on the tournament's item:
+        one per table at 250,000 players neared its partition's limit). An
+        action that reached a table between the termination and this write is
+        voided with its hand.
         """
         d = self._d
         t = self._seen(tid)
         if t is None or t.terminated_at is None:
             return RecoveryStep(tid, "nothing")
+        tables = [r.table_id for r in self._tables(tid)]
         cancelled = 0
-        for record in self._tables(tid):
-
-            def halt_one(table_id: str = record.table_id, terminated_at: datetime = t.terminated_at) -> int:
-                now_t = d.store.tournaments.get(tid)
-                if not now_t.life.still_terminated(terminated_at):
-                    return 0  # restarted (or terminated again) meanwhile: not this termination's table any more
-                current = d.store.tables.get(tid, table_id)
-                in_progress = current.table.hand_in_progress
-                if current.halted and not in_progress:
-                    return 0
-                if in_progress:
-                    current.table.cancel_hand()
-                    # bought in the void hand: theirs now (rule 17.1)
-                    current = current.holding(current.between_hands.hand_cancelled(current.table))
-                uow = d.store.unit_of_work()
-                uow.check(now_t)
-                if in_progress and current.disqualified:
-                    current = disqualified_leave(d, current, uow)  # their hand is void: they leave now (rule 19)
-                uow.save(replace(current, halted=True, updated_at=d.clock.now()))
-                uow.commit()
-                return 1 if in_progress else 0
-
-            cancelled += retrying(d, halt_one)
+        for first in range(0, len(tables), HALTS_PER_UNIT):
+            batch = tables[first : first + HALTS_PER_UNIT]
+            halted, alone = retrying(d, functools.partial(_halt, d, tid, t.terminated_at, batch))
+            cancelled += halted
+            for table_id in alone:  # its disqualified leave play with the void hand: a unit of work of its own
+                cancelled += retrying(d, functools.partial(_halt, d, tid, t.terminated_at, [table_id], alone=True))[0]
         terminated_at = t.terminated_at
 
         def pause() -> None:
