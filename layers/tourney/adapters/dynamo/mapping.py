@@ -215,7 +215,7 @@ def _plan_item(record: SeatingPlan, version: int) -> tn.SeatingPlanItem:
 
 def _batch_item(record: CompensationBatch, version: int) -> tn.CompensationBatchItem:
     return tn.CompensationBatchItem(
-        tn.tournament_pk(record.tournament_id),
+        tn.compensation_pk(record.tournament_id, record.index),
         tn.compensation_sk(record.index),
         tournament_id=record.tournament_id,
         batch=record.index,
@@ -560,7 +560,9 @@ MAPPERS: dict[type, Mapper] = {
         ),
         Mapper(
             CompensationBatch,
-            lambda r: Key(tn.CompensationBatchItem, tn.tournament_pk(r.tournament_id), tn.compensation_sk(r.index)),
+            lambda r: Key(
+                tn.CompensationBatchItem, tn.compensation_pk(r.tournament_id, r.index), tn.compensation_sk(r.index)
+            ),
             _batch_item,
             _batch_record,
         ),

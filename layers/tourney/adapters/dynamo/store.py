@@ -271,7 +271,10 @@ class DynamoAccounts:
 class DynamoCompensation:
     def batch(self, tournament_id: str, index: int) -> CompensationBatch | None:
         return _read(
-            CompensationBatch, tn.CompensationBatchItem, tn.tournament_pk(tournament_id), tn.compensation_sk(index)
+            CompensationBatch,
+            tn.CompensationBatchItem,
+            tn.compensation_pk(tournament_id, index),
+            tn.compensation_sk(index),
         )
 
 

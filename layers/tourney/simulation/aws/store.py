@@ -374,7 +374,7 @@ def _account_key(player_id: str) -> StoredItem:
 class _Compensation(_Repo):
     def batch(self, tournament_id: str, index: int) -> Any:
         key = lambda: _missing(  # noqa: E731
-            tn.CompensationBatchItem, tn.tournament_pk(tournament_id), tn.compensation_sk(index)
+            tn.CompensationBatchItem, tn.compensation_pk(tournament_id, index), tn.compensation_sk(index)
         )
         return self._read(lambda: self._inner.batch(tournament_id, index), key)
 
