@@ -60,22 +60,21 @@ class BetweenHands:
             return self
         ended = table.last_hand_ended
         vacated = {o.player: o.seat for o in ended.busted if o.seat in ended.vacated} if ended else {}
+        return self._paid_out(table, vacated)
+
+    def hand_cancelled(self, table: Table) -> BetweenHands:
+        """The chips bought during a cancelled hand, on the stacks of their buyers still seated (rule 17.1)."""
+        return self._paid_out(table, {})
+
+    def _paid_out(self, table: Table, vacated: dict[PlayerId, int]) -> BetweenHands:
+        """The chips bought on their buyers' stacks, a buyer the hand emptied seated again in ``vacated``; the
+        chips of a buyer who is neither stay pending."""
         kept: list[tuple[PlayerId, int]] = []
         for player, chips in self.pending_chips:
             if player in table.players.values():
                 table.add_chips(player, chips)
             elif player in vacated and vacated[player] not in table.players:
                 table.seat_player(player, vacated[player], chips)
-            else:
-                kept.append((player, chips))
-        return replace(self, pending_chips=tuple(kept))
-
-    def hand_cancelled(self, table: Table) -> BetweenHands:
-        """The chips bought during a cancelled hand, on the stacks of their buyers still seated (rule 17.1)."""
-        kept: list[tuple[PlayerId, int]] = []
-        for player, chips in self.pending_chips:
-            if player in table.players.values():
-                table.add_chips(player, chips)
             else:
                 kept.append((player, chips))
         return replace(self, pending_chips=tuple(kept))

@@ -60,6 +60,10 @@ class HotKey(NamedTuple):
     rcu_per_s: float
 
 
+_Meter = tuple[dict[int, list[float]], list[float]]
+"""A key's meter: its recent seconds' (write, read) units, and its busiest second's."""
+
+
 class PartitionMeters:
     """Write and read units per partition key and whole second; a request over a limit is throttled."""
 
@@ -70,7 +74,7 @@ class PartitionMeters:
     ) -> None:
         self.write_per_second = write_per_second
         self.read_per_second = read_per_second
-        self._keys: dict[str, tuple[dict[int, list[float]], list[float]]] = {}
+        self._keys: dict[str, _Meter] = {}
         """Per key, in the order first counted: its (write, read) units by second (its last few seconds), and its
         busiest second's. One entry per key: a request looks its key up once."""
         self.throttled = 0
@@ -95,19 +99,7 @@ class PartitionMeters:
             self.throttled += 1
             self.throttled_by_key[key] += 1
             return False
-        if meter is None:
-            meter = self._keys[key] = ({}, [0.0, 0.0])
-        seconds, peak = meter
-        if units is None:
-            for old in [s for s in seconds if s <= second - _KEPT_SECONDS]:
-                del seconds[old]
-            units = seconds[second] = [0.0, 0.0]
-        units[0] += write
-        units[1] += read
-        if units[0] > peak[0]:
-            peak[0] = units[0]
-        if units[1] > peak[1]:
-            peak[1] = units[1]
+        self._add(key, meter, second, units, write, read)
         return True
 
     def admit_all(self, at: float, charges: Iterable[tuple[str, float, float]]) -> bool:
@@ -131,10 +123,15 @@ class PartitionMeters:
 
     def _count(self, key: str, second: int, write: float, read: float) -> None:
         meter = self._keys.get(key)
+        self._add(key, meter, second, meter[0].get(second) if meter is not None else None, write, read)
+
+    def _add(
+        self, key: str, meter: _Meter | None, second: int, units: list[float] | None, write: float, read: float
+    ) -> None:
+        """Count units on ``key`` in ``second`` (``meter`` and ``units``: what the caller looked up, None if none)."""
         if meter is None:
             meter = self._keys[key] = ({}, [0.0, 0.0])
         seconds, peak = meter
-        units = seconds.get(second)
         if units is None:
             for old in [s for s in seconds if s <= second - _KEPT_SECONDS]:
                 del seconds[old]
