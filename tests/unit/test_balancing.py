@@ -1,6 +1,8 @@
 """Balancing and breaking after every hand (docs/rules.md, 'Balancing and breaking'; rules 11, 12, 13)."""
 
+import json
 import random
+import zlib
 
 import pytest
 from tourney.domain.balancing import Balancing, Move, MoveReason, SeatChange, TableSeats, seat_moves
@@ -221,6 +223,44 @@ def test_balancing_state_round_trips_and_decides_the_same() -> None:
     # Then they decide exactly alike
     assert decisions_one == decisions_two
     assert one.to_dict() == two.to_dict()
+
+
+def test_rule_11_among_equally_small_tables_the_lowest_numbered_receives() -> None:
+    # Given tables 12, 3 and 20 of 7 players (listed out of order) and table 5 of 9
+    balancing = Balancing(9, {"12": 7, "5": 9, "20": 7, "3": 7})
+    # When table 5 ends a hand: it gives one, then it is 8 against 7, a gap below two
+    decision = balancing.after_hand("5")
+    # Then the player goes to table 3, the lowest-numbered of the smallest (numbers, not text: 3 before 12)
+    assert decision.moves == (Move("5", "3", BAL),)
+    # And of the tables of 7 left, 12 comes before 20
+    assert balancing.tables_by_count()[7] == ["12", "20"]
+
+
+def test_rule_12_a_broken_tables_players_go_to_the_lowest_numbered_of_the_fewest_one_by_one() -> None:
+    # Given 28 players on 4 tables of 9: table 2 loses one (27 fit on three tables)
+    balancing = Balancing(9, {"1": 7, "2": 7, "10": 7, "4": 7})
+    decision = balancing.after_hand("2", eliminated=1)
+    # Then its six go one by one to the fewest, lowest-numbered first: 1, 4, 10, then again 1, 4, 10
+    assert decision.broken == ("2",)
+    assert [m.to_table for m in decision.moves] == ["1", "4", "10", "1", "4", "10"]
+
+
+def test_the_balancing_state_of_a_250000_player_field_is_a_few_kb_compressed() -> None:
+    # Given 27,778 tables of 9 seats after thousands of eliminations, moves and breaks at random tables
+    rng = random.Random(7)
+    balancing = Balancing(9, {str(n): 9 for n in range(1, 27_779)})
+    tables = list(balancing.sizes())
+    for _ in range(20_000):
+        table = rng.choice(tables)
+        try:
+            balancing.after_hand(table, eliminated=rng.choice((0, 0, 1)))
+        except NotFound:  # broken before
+            tables.remove(table)
+    # When the coordinator stores it (JSON, compressed as the adapter does)
+    stored = zlib.compress(json.dumps(balancing.to_dict()).encode())
+    # Then it is a few KB, not the 65 KB an order of arrival took, and it reads back the same
+    assert len(stored) < 8_000, len(stored)
+    assert Balancing.from_dict(json.loads(zlib.decompress(stored))).to_dict() == balancing.to_dict()
 
 
 def test_one_player_table_of_a_heads_up_start_waits_for_a_partner() -> None:

@@ -64,8 +64,9 @@ def test_rule_12_a_broken_tables_players_go_to_the_fewest_tables_of_any_block() 
     decided, moves = end_hand(f, blocks, "A", "a1", eliminated=2)
     # Then a1 is broken and its three players go one by one to the fewest tables, across blocks
     assert decided.decision.broken == ("a1",)
-    assert sorted(m.to_table for m in moves) == ["a2", "b1", "b2"]
-    assert {**blocks["A"].sizes(), **blocks["B"].sizes()} == {"a2": 6, "b1": 5, "b2": 6}
+    # (among equally small tables the block's own first, then the lowest-numbered: b1 before b2)
+    assert sorted(m.to_table for m in moves) == ["a2", "b1", "b1"]
+    assert {**blocks["A"].sizes(), **blocks["B"].sizes()} == {"a2": 6, "b1": 6, "b2": 5}
     assert f.table_count == 3 and f.players == 17
 
 

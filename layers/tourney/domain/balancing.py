@@ -26,9 +26,11 @@ How the rules are read:
   the one whose hand just ended (eliminations happen at the end of a hand), so
   breaking is immediate. Its players go one by one, each to a table with the
   fewest players at that moment.
-* The table with the fewest players: among equals, the one that has had that
-  count the longest (insertion order), which keeps decisions deterministic for
-  a seeded simulation.
+* The table with the fewest players: among equals, the lowest-numbered
+  (``table_order``). Deterministic, plain to a player, and the state it needs
+  is one count a table, which the coordinator's item stores in about a byte a
+  table before compression (``to_dict``): an order of arrival would cost
+  some 45 KB at 28,000 tables however it was written.
 * A table left with a single player does not deal. Its player moves at once
   when another table has an empty seat (exactly when breaking is due); when
   every other table is full the table waits, receives players by balancing
@@ -41,10 +43,11 @@ How the rules are read:
   waiting, otherwise when its current hand ends. A tournament that starts on
   one table has its final table from the start and no redraw.
 
-Cost: table ids sit in buckets by player count (one ``OrderedDict`` per
-count, 0..seats_per_table), so finding the largest and the smallest table is
-a scan of at most 11 buckets and each decision costs O(seats_per_table) per
-move, independent of the number of tables (docs/architecture.md, 'Scale to design for').
+Cost: table ids sit in buckets by player count (one sorted list per count,
+0..seats_per_table), so finding the largest and the smallest table is a scan
+of at most 11 buckets, and each move is a binary search and a memory move in
+one list (microseconds at 28,000 tables): nearly independent of the number of
+tables (docs/architecture.md, 'Scale to design for').
 
 >>> b = Balancing(9, {"A": 9, "B": 9, "C": 5})
 >>> b.after_hand("A", eliminated=0).moves
@@ -55,9 +58,10 @@ move, independent of the number of tables (docs/architecture.md, 'Scale to desig
 
 from __future__ import annotations
 
+import bisect
 import itertools
-from collections import OrderedDict, deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -67,6 +71,40 @@ from tourney.domain.seating import PlayerId, departure_order, seat_for_arrival
 from tourney.domain.structure import MAX_SEATS, MIN_SEATS
 
 TableId = str
+
+
+def table_order(table: TableId) -> tuple[int, str]:
+    """The order of tables among equals: by number (ids of digits, no leading zeros), shorter ids first."""
+    return len(table), table
+
+
+class _Bucket:
+    """The tables of one player count, lowest-numbered first (``table_order``)."""
+
+    __slots__ = ("_keys",)
+
+    def __init__(self) -> None:
+        self._keys: list[tuple[int, str]] = []
+
+    def add(self, table: TableId) -> None:
+        bisect.insort(self._keys, table_order(table))
+
+    def remove(self, table: TableId) -> None:
+        key = table_order(table)
+        at = bisect.bisect_left(self._keys, key)
+        if at == len(self._keys) or self._keys[at] != key:
+            raise KeyError(table)
+        del self._keys[at]
+
+    def first(self, count: int = 1) -> list[TableId]:
+        return [table for _, table in self._keys[:count]]
+
+    def __iter__(self) -> Iterator[TableId]:
+        return (table for _, table in self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
 
 GIVERS_AT_LEAST = 8
 """Largest tables named to give though fewer moves are due: the first of eight hand ends comes in seconds."""
@@ -138,9 +176,7 @@ class Balancing:
             raise InvalidConfiguration(f"seats per table must be {MIN_SEATS}..{MAX_SEATS}, got {seats_per_table!r}")
         self._seats = seats_per_table
         self._size: dict[TableId, int] = {}
-        # _buckets[n]: the tables with n players, oldest arrival in the bucket first. OrderedDict, not dict:
-        # a plain dict's first key costs a scan over every key deleted before it, an OrderedDict's is O(1).
-        self._buckets: list[OrderedDict[TableId, None]] = [OrderedDict() for _ in range(seats_per_table + 1)]
+        self._buckets = [_Bucket() for _ in range(seats_per_table + 1)]
         self._players = 0
         pairs = tables.items() if isinstance(tables, Mapping) else tables
         for table, size in pairs:
@@ -149,7 +185,7 @@ class Balancing:
             if type(size) is not int or not 1 <= size <= seats_per_table:
                 raise InvalidConfiguration(f"table {table} has {size!r} players, not 1..{seats_per_table}")
             self._size[table] = size
-            self._buckets[size][table] = None
+            self._buckets[size].add(table)
             self._players += size
         self._last_elimination = last_elimination
         self._final_table_pending = final_table_pending
@@ -200,6 +236,10 @@ class Balancing:
         """A copy of every table's player count (linear: for reports and tests, not the play path)."""
         return dict(self._size)
 
+    def tables_by_count(self) -> list[list[TableId]]:
+        """The tables of each player count 0..seats_per_table, lowest-numbered first (linear: for blocks and tests)."""
+        return [list(bucket) for bucket in self._buckets]
+
     def smallest(self) -> int:
         return next(n for n, bucket in enumerate(self._buckets) if bucket)
 
@@ -220,7 +260,7 @@ class Balancing:
         return largest if largest - self.smallest() >= 2 else None
 
     def givers(self) -> tuple[TableId, ...]:
-        """The largest tables named to give a player at their next hand end (rule 11), oldest at that count first.
+        """The largest tables named to give a player at their next hand end (rule 11), lowest-numbered first.
 
         As many as the smallest tables, at least ``GIVERS_AT_LEAST`` (the first of several hand ends comes
         sooner), at most ``GIVERS_AT_MOST``; none when no table gives. Any largest table whose hand ends gives
@@ -230,7 +270,7 @@ class Balancing:
         if gives is None:
             return ()
         wanted = min(max(len(self._buckets[self.smallest()]), GIVERS_AT_LEAST), GIVERS_AT_MOST)
-        return tuple(itertools.islice(self._buckets[gives], wanted))
+        return tuple(self._buckets[gives].first(wanted))
 
     def hand_ends_needed(self) -> frozenset[TableId] | None:
         """The tables whose next hand end this balancing waits for by name; None: any table's will do.
@@ -318,7 +358,7 @@ class Balancing:
             raise Conflict(f"{players!r} players cannot leave table {table} of {size} ({self._players} in play)")
         self._players -= players
         if players == size:
-            del self._buckets[size][table]
+            self._buckets[size].remove(table)
             del self._size[table]
             if self._final_table_pending == table:
                 self._final_table_pending = None
@@ -351,7 +391,7 @@ class Balancing:
     def _break(self, table: TableId, reason: MoveReason, moves: list[Move], broken: list[TableId]) -> None:
         """Empty ``table``: its players go one by one to the tables with the fewest players (docs/rules.md, rule 12)."""
         count = self._size.pop(table)
-        del self._buckets[count][table]
+        self._buckets[count].remove(table)
         for _ in range(count):
             to_table = self._fewest()
             self._resize(to_table, self._size[to_table] + 1)
@@ -365,26 +405,35 @@ class Balancing:
             smallest = self.smallest()
             if size < self.largest() or size - smallest < 2:
                 return
-            to_table = next(iter(self._buckets[smallest]))
+            (to_table,) = self._buckets[smallest].first()
             self._resize(table, size - 1)
             self._resize(to_table, smallest + 1)
             moves.append(Move(table, to_table, MoveReason.BALANCING))
 
     def _fewest(self) -> TableId:
-        return next(iter(self._buckets[self.smallest()]))
+        (table,) = self._buckets[self.smallest()].first()
+        return table
 
     def _resize(self, table: TableId, size: int) -> None:
-        del self._buckets[self._size[table]][table]
+        self._buckets[self._size[table]].remove(table)
         self._size[table] = size
-        self._buckets[size][table] = None
+        self._buckets[size].add(table)
 
     # -- plain data ----------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data; the bucket order is kept, so a restored state decides exactly as this one."""
+        """Plain data, compact: ``counts`` holds table ``n``'s player count at position ``n - 1`` (a base-36 digit,
+        ``0``: no such table in play), ``others`` the tables whose ids are not numbers. About a byte a table
+        before compression, and runs of equal counts compress well: the coordinator's item stays a few KB.
+        """
+        numbered = {int(t): n for t, n in self._size.items() if _numbered(t)}
+        counts = ["0"] * max(numbered, default=0)
+        for number, n in numbered.items():
+            counts[number - 1] = _DIGITS[n]
         return {
             "seats_per_table": self._seats,
-            "buckets": [list(bucket) for bucket in self._buckets],
+            "counts": "".join(counts),
+            "others": {t: n for t, n in self._size.items() if not _numbered(t)},
             "last_elimination": self._last_elimination,
             "final_table": self._final_table,
             "final_table_pending": self._final_table_pending,
@@ -392,14 +441,22 @@ class Balancing:
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any]) -> Balancing:
-        pairs = [(str(table), size) for size, bucket in enumerate(raw["buckets"]) for table in bucket]
+        numbered = ((str(i + 1), int(c, 36)) for i, c in enumerate(raw["counts"]) if c != "0")
+        others = ((str(t), int(n)) for t, n in raw.get("others", {}).items())
         return cls(
             int(raw["seats_per_table"]),
-            pairs,
+            itertools.chain(numbered, others),
             last_elimination=raw.get("last_elimination"),
             final_table=raw.get("final_table"),
             final_table_pending=raw.get("final_table_pending"),
         )
+
+
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _numbered(table: TableId) -> bool:
+    return table.isdigit() and table[0] != "0"
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ How a decision is split between the two levels, so that the outcome is the one
 * A move to a stand-in is a move to another block: ``FieldBalancing.settle``
   names the block (the first, in the tournament's order of blocks, with a table
   of that many players not yet chosen by this decision) and hands it a
-  ``BlockOrder``; the block seats the arrivals at its oldest table of that count
+  ``BlockOrder``; the block seats the arrivals at its lowest-numbered table of that count
   (``BlockBalancing.apply``) and answers which table it chose. A lone stand-in
   broken is the other block's waiting table: it is between hands, so its player
   moves at once.
@@ -48,11 +48,12 @@ waits for another table's hand end after such a leave.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tourney.domain.balancing import Balancing, BalancingDecision, Move, TableId
+from tourney.domain.balancing import Balancing, BalancingDecision, Move, TableId, table_order
 from tourney.domain.errors import Conflict, InvalidConfiguration, NotFound
 
 BlockId = str
@@ -184,7 +185,7 @@ class _FieldAtHandEnd(Balancing):
 
 
 class BlockBalancing:
-    """The tables of one block and their player counts, oldest at each count first (as ``Balancing`` keeps them)."""
+    """The tables of one block and their player counts, lowest-numbered at each count first (as ``Balancing``)."""
 
     def __init__(self, block: BlockId, seats_per_table: int, buckets: Sequence[Sequence[TableId]]) -> None:
         if len(buckets) != seats_per_table + 1 or buckets[0]:
@@ -196,7 +197,7 @@ class BlockBalancing:
             raise InvalidConfiguration(f"block {block}: a table's name may not start with {ELSEWHERE!r}")
         self.block = block
         self._seats = seats_per_table
-        self._buckets: list[list[TableId]] = [list(bucket) for bucket in buckets]
+        self._buckets: list[list[TableId]] = [sorted(bucket, key=table_order) for bucket in buckets]
 
     @classmethod
     def of(cls, block: BlockId, seats_per_table: int, tables: Mapping[TableId, int]) -> BlockBalancing:
@@ -231,7 +232,7 @@ class BlockBalancing:
             final_table_pending=table if field.final_table_pending_here else None,
         )
         decision = balancing.after_hand(table, eliminated)
-        after = balancing.to_dict()["buckets"]
+        after = balancing.tables_by_count()
         self._buckets = [[t for t in bucket if not t.startswith(ELSEWHERE)] for bucket in after]
         sizes = balancing.sizes_view()
         changed = tuple(
@@ -240,7 +241,7 @@ class BlockBalancing:
         return BlockDecision(self.block, decision, self.summary(), changed, balancing.final_table_pending)
 
     def apply(self, order: BlockOrder) -> dict[TableId, TableId]:
-        """Seat another block's decision here: each stand-in becomes this block's oldest table of its count.
+        """Seat another block's decision here: each stand-in becomes this block's lowest-numbered table of its count.
 
         Answers the table chosen for each stand-in (to name the players' new
         table, ``resolve``). The tables are chosen from the counts before the
@@ -257,7 +258,7 @@ class BlockBalancing:
         for name, before, after in order.changes:
             self._buckets[before].remove(chosen[name])
             if after:
-                self._buckets[after].append(chosen[name])
+                bisect.insort(self._buckets[after], chosen[name], key=table_order)
         return chosen
 
     def to_dict(self) -> dict[str, Any]:
