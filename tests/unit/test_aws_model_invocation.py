@@ -4,11 +4,13 @@ calls timed, metered, priced and refused as AWS would."""
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from datetime import timedelta
 
 import pytest
 from tourney.adapters.dynamo.mapping import mapper_of
+from tourney.domain.errors import StaleAction
 from tourney.services.commands import CreateTournament
 from tourney.simulation import chaos
 from tourney.simulation.aws.capacity import PartitionMeters
@@ -203,3 +205,34 @@ def test_a_record_is_sized_as_the_dynamodb_adapter_would_store_it() -> None:
     assert (stored_tournament.partition_key, stored_tournament.sort_key) == ("tournament#t1", "tournament")
     assert stored_registration.partition.startswith(stored_registration.table + "/")
     assert 0 < stored_registration.size < stored_tournament.size
+
+
+def test_a_backlog_of_time_outs_is_consumed_ten_to_an_invocation_as_the_event_sources_poller_hands_it_over() -> None:
+    # Given the time-outs function reserved at 1, and 25 time-outs due at the same moment
+    limits = TemplateLimits(
+        {"timeouts": FunctionLimits("timeouts", reserved=1, memory_mb=1024, architecture="arm64", batch_size=10)}, {}
+    )
+    model = AwsModel(limits=limits)
+    cloud = Cloud(chaos.EPOCH, aws=model)
+    consumed: list[tuple[int, object]] = []
+
+    def consume(n: int) -> None:
+        consumed.append((n, cloud._run))
+        if n == 7:
+            raise StaleAction("the decision was taken: the trigger drops it")
+
+    for n in range(25):
+        cloud.send("timeouts", n, consume)
+
+    # When the cloud runs until they are all consumed
+    assert cloud.run(lambda: len(consumed) == 25, chaos.EPOCH + timedelta(minutes=5))
+
+    # Then the first ran alone (a slot was free), and the 24 that waited for it went 10, 10 and 4 to an invocation,
+    # in the order they were sent
+    assert [n for n, _ in consumed] == list(range(25))
+    runs = [id(run) for _, run in consumed]
+    sizes = [len(list(group)) for _, group in itertools.groupby(runs)]
+    assert sizes == [1, 10, 10, 4]
+    assert model.cost.report().services[Service.LAMBDA].requests == 4
+    # and the stale one cost no delivery again
+    assert not cloud.dead_letters
