@@ -120,8 +120,8 @@ def terminate_running(deps: Deps, t: TournamentRecord, by: str, reason: str, now
     One unit of work writes the tournament (terminated: who, when, why) and
     the coordinator's state (terminated, its clock paused at ``now``), both on
     their versions: from this commit on the coordinator settles hand ends
-    without dealing, and no rebuy, add-on, away or back is accepted (they
-    check the tournament's version). The tables learn it from ``cancel_hands``,
+    without dealing, and no rebuy or add-on is accepted (they check the
+    tournament's version), nor away or back. The tables learn it from ``cancel_hands``,
     the workflow's first step, which halts them. ``StaleVersion`` when either
     changed since it was read (the caller reads again).
     """

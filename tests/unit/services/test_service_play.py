@@ -116,6 +116,32 @@ def test_an_away_time_out_is_stale_once_the_player_is_back(
     assert awaiting(services, tid).seq == w.seq
 
 
+def test_rule_16_away_and_back_write_their_table_alone_never_holding_the_tournaments_item(
+    services: Services, create: Callable[..., str], clock: FrozenClock
+) -> None:
+    # Given a running tournament, and every unit of work its store opens kept
+    tid = started(services, create, clock)
+    store = services.adapters.store
+    opened = []
+    unit_of_work = store.unit_of_work
+
+    def kept():  # type: ignore[no-untyped-def]
+        unit = unit_of_work()
+        opened.append(unit)
+        return unit
+
+    store.unit_of_work = kept  # type: ignore[method-assign]
+    w = awaiting(services, tid)
+    # When the player to act steps away and comes back
+    services.play.away(tid, w.player)
+    services.play.back(tid, w.player)
+    # Then each wrote their table and nothing else: no check of the tournament, which thousands of players
+    # stepping away and back at once would all hold in their transactions
+    assert [[type(r).__name__ for r in u._saves] for u in opened] == [["TableRecord"], ["TableRecord"]]
+    assert all(not u._checks for u in opened)
+    assert not awaiting(services, tid).away
+
+
 def test_observers_never_see_hole_cards_and_players_only_their_own(
     services: Services, create: Callable[..., str], clock: FrozenClock
 ) -> None:

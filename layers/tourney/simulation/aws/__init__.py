@@ -59,7 +59,10 @@ answers say on its virtual clock. The parts:
     a time, never two in flight, and what a batch did not finish goes back to the head in order.
     :class:`~tourney.simulation.aws.capacity.Concurrency`: a function never runs more invocations than its reserved
     concurrency; past it an invocation is throttled, and ``next_free()`` says when to try again; each start is cold
-    when no idle execution environment is left. :class:`~tourney.simulation.aws.capacity.TokenBucket`: a stage's
+    when no idle execution environment is left. A standard queue's messages that wait for a slot are handed over
+    up to its batch size (10) to an invocation when one frees (``Cloud._deliver_batch``), as the event source's
+    poller does: batches fill under load, a quiet queue delivers one message at a time.
+    :class:`~tourney.simulation.aws.capacity.TokenBucket`: a stage's
     throttle (rate, burst); :class:`~tourney.simulation.aws.capacity.PerSecondLimit`: 500 new WebSocket connections
     a second per account and region (API Gateway quotas). :class:`~tourney.simulation.aws.capacity.ItemLocks`: a
     transaction holds its items while it runs; another transaction touching one is cancelled
