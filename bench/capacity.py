@@ -337,6 +337,7 @@ class CapacityRun(Simulation):
             "throttled_requests": aws.throttled_requests,
             "item_max_bytes": aws.item_max_bytes,
             "lambda_peak_concurrency": {f: c.peak for f, c in sorted(aws.concurrency.items())},
+            "failed_invocations": dict(sorted(self.cloud.failed_invocations.items())),
             "compensation_s": compensation,
             "cost_per_1000_hands_usd": {k: round(v, 4) for k, v in cost.per_1000_hands().items()} if hands else {},
             "requests_per_1000_hands": {k: round(v, 1) for k, v in cost.requests_per_1000_hands().items()}
@@ -357,6 +358,7 @@ class CapacityRun(Simulation):
                 "wcu_per_hand_end_max": round(max(writes, default=0.0), 1),
             },
             "status": str(t.status),
+            "terminated_by": t.terminated_by,
         }
 
 

@@ -56,6 +56,8 @@ def test_the_report_has_every_field_of_the_contract_with_sane_values(small: dict
     assert report["hottest_key"]["key"] and report["hottest_key"]["wcu_per_s"] > 0
     assert report["throttled_requests"] >= 0 and 1_000 < report["item_max_bytes"] < 400 * 1024
     assert report["lambda_peak_concurrency"]["coordinator"] == 1  # one tournament: one FIFO group
+    assert all(n > 0 for n in report["failed_invocations"].values())
+    assert report["terminated_by"] == "simulator"  # the operator's termination, not the watchdog's
     assert report["compensation_s"] is not None and 0 <= report["compensation_s"] < 3_600
     costs = report["cost_per_1000_hands_usd"]
     assert set(costs) == {"total", "dynamodb", "lambda", "websocket", "http", "sqs", "step_functions"}

@@ -31,7 +31,7 @@ import functools
 import heapq
 import itertools
 import math
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -196,6 +196,9 @@ class Cloud:
         self._slot_lines: dict[str, deque[Callable[[], None]]] = {}
         """With ``aws``: per function, the deliveries throttled at its reservation, waiting for a slot in order."""
         self._slot_wakes: set[str] = set()
+        self.failed_invocations: Counter[str] = Counter()
+        """With ``aws``: invocations AWS failed, by function (a request throttled past the SDK's retries, a write
+        meeting a transaction, an item over 400 KB); the trigger delivers or the client sends again."""
         self.faults = faults
         self.store = MemoryStore(copy_records=copy_records)
         self.delivery_seconds = DELIVERY_SECONDS if aws is None else aws.latencies.sqs_to_lambda
@@ -430,9 +433,11 @@ class Cloud:
         try:
             return inner(function, call)
         except failures:
+            self.failed_invocations[function] += 1
             return False, None
         except InvocationError as error:
             if _caused_by(error, failures[0]):
+                self.failed_invocations[function] += 1
                 return False, None  # throttled past the service's own retries: it fails, its trigger retries
             raise
         finally:
