@@ -69,8 +69,7 @@ class PlayService(HandPorts):
         record = d.store.tables.get(tid, table)
         if record.closed:
             raise NoHandInProgress(f"table {table} is closed")
-        if record.halted:
-            raise Conflict(f"{tid} is terminated: no action is accepted until it restarts (rule 17)")
+        _refuse_if_halted(record)
         now = d.clock.now()
         record.table.act(player, kind, amount, hand=hand, seq=seq, now=now)
         write = close_hand(d, evolve(record, updated_at=now), now)
@@ -157,8 +156,7 @@ class PlayService(HandPorts):
         d = self._d
         self._in_play(tid)
         _, record = self._entrant_table(tid, player)
-        if record.halted:
-            raise Conflict(f"{tid} is terminated: nothing is accepted until it restarts (rule 17)")
+        _refuse_if_halted(record)
         if away:
             record.table.set_away(player)
         else:
@@ -177,6 +175,12 @@ class PlayService(HandPorts):
             d.timers.arm(due, awaiting.seconds)
         push_table(d, stored, "away" if away else "back")
         return PresenceView(tid, player, record.table_id, away)
+
+
+def _refuse_if_halted(record: TableRecord) -> None:
+    """A table halted by a termination accepts nothing until the tournament restarts (rule 17)."""
+    if record.halted:
+        raise Conflict(f"{record.tournament_id} is terminated: nothing is accepted until it restarts (rule 17)")
 
 
 def outcome(

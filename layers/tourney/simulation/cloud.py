@@ -445,11 +445,7 @@ class Cloud:
             self.last_end = aws.finish(run)
 
     def _invoke(self, function: str, call: Callable[[], T]) -> tuple[bool, T | None]:
-        def refused(error: TourneyError) -> None:
-            if not isinstance(error, IGNORED_BY_TRIGGERS):  # stale or duplicate: the trigger logs and drops it
-                raise InvocationError(f"{function} raised {type(error).__name__}: {error}") from error
-
-        return self._run_once(function, call, refused)
+        return self._run_once(function, call, functools.partial(_refused_by_trigger, function))
 
     def invoke_api(self, call: Callable[[], T], function: str = "api") -> tuple[bool, T | None]:
         """One HTTP request through the API function (``admin``: an operator's, under /admin): a refusal is a 4xx
@@ -556,10 +552,8 @@ class Cloud:
             for d in batch:
                 try:
                     d.consume(d.message)
-                except IGNORED_BY_TRIGGERS:
-                    pass  # stale or duplicate: the trigger logs and drops that record
                 except TourneyError as error:
-                    raise InvocationError(f"{spec.consumer} raised {type(error).__name__}: {error}") from error
+                    _refused_by_trigger(spec.consumer, error)
 
         ok, _ = self.invoke(spec.consumer, each)
         if ok:
@@ -953,6 +947,12 @@ def run_workflow(services: Services, workflow: str, tid: str) -> Workflow:
         return workflow_tasks.answer(services, workflow_tasks.parse(workflow, payload))
 
     return interpret(DEFINITIONS[workflow], {"tournament_id": tid}, call)
+
+
+def _refused_by_trigger(function: str, error: TourneyError) -> None:
+    """A trigger's record refused: a stale or duplicate one is logged and dropped; any other fails the invocation."""
+    if not isinstance(error, IGNORED_BY_TRIGGERS):
+        raise InvocationError(f"{function} raised {type(error).__name__}: {error}") from error
 
 
 @dataclass(frozen=True, slots=True)
