@@ -48,12 +48,19 @@ REPOSITORY_TABLES: dict[str, str] = {
 """The store's repositories (``services/ports.py``, ``Store``) and the table each reads."""
 
 
+_TABLE_OF: dict[type, str] = {}
+"""A record type's table, found once: each mapper keys every record of its type in one model."""
+
+
 def table_of(record: Record) -> str:
     """The table ``record`` is stored in: its DynamoDB model's (``adapters/dynamo/mapping.py``)."""
-    mapper = MAPPERS.get(type(record)) or next((m for kind, m in MAPPERS.items() if isinstance(record, kind)), None)
-    if mapper is None:
-        raise TypeError(f"not a stored record: {record!r}")
-    return schema_of(mapper.key(record).model).logical_name
+    kind = type(record)
+    if kind not in _TABLE_OF:
+        mapper = MAPPERS.get(kind) or next((m for k, m in MAPPERS.items() if isinstance(record, k)), None)
+        if mapper is None:
+            raise TypeError(f"not a stored record: {record!r}")
+        _TABLE_OF[kind] = schema_of(mapper.key(record).model).logical_name
+    return _TABLE_OF[kind]
 
 
 class AccessDenied(Exception):
