@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """The CDK app: builds the tourney stack from ``infra/`` and synthesizes it offline.
 
-``python app.py`` writes ``cdk.out/`` (or ``$CDK_OUTDIR``, as the CDK CLI sets it); cdk-nag's
+``python app.py`` writes ``cdk.out/`` (or ``$CDK_OUTDIR``, as the CDK CLI sets it); ``-c sizing=large``
+sets a context value as the CDK CLI's ``-c`` does (``infra/sizing.py``); cdk-nag's
 AwsSolutions checks run during synth and fail it on any unacknowledged finding
 (``cdk.out/validation-report.json``). ``docs/operations.md`` ("Deploying") says the rest.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 import time
@@ -18,8 +20,18 @@ os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 from infra.stack import build_app  # noqa: E402  (importing aws-cdk-lib starts Node: after the setting above)
 
 
+def context_values(argv: list[str]) -> dict[str, str]:
+    """``-c key=value`` pairs (``--context`` too), as the CDK CLI takes them."""
+    values: dict[str, str] = {}
+    for flag, pair in itertools.pairwise(argv):
+        if flag in ("-c", "--context"):
+            key, _, value = pair.partition("=")
+            values[key] = value
+    return values
+
+
 def main() -> int:
-    app, _ = build_app(os.environ.get("CDK_OUTDIR", "cdk.out"))
+    app, _ = build_app(os.environ.get("CDK_OUTDIR", "cdk.out"), context=context_values(sys.argv[1:]))
     assembly = app.synth()
     seconds = time.perf_counter() - STARTED
     stacks = ", ".join(stack.stack_name for stack in assembly.stacks)

@@ -10,12 +10,12 @@ holds an API environment for (``registration.mean_ms``, ``transactions_each``: a
 long after the last player's arrival the last one is in (``after_last_arrival_s``).
 
 The limits are read from the synthesized template (``cdk.out/``) when there is one, otherwise from the figures the
-template is synthesized from (``infra/throttling.py``, ``infra/wiring.py``): the same numbers.
+template is synthesized from (``infra/sizing.py``, ``infra/wiring.py``): the same numbers. ``sizing`` chooses which
+(``standard`` or ``large``, as ``python app.py -c sizing=large`` synthesizes it).
 """
 
 from __future__ import annotations
 
-import ast
 import functools
 import gc
 import math
@@ -39,6 +39,8 @@ from tourney.simulation.memory import ANNOUNCE_BEFORE, EPOCH, Simulation, Simula
 from tourney.simulation.players import Crowd
 
 from infra import wiring
+from infra.local.template import load_stack
+from infra.sizing import STANDARD, Sizing
 
 ARRIVALS_PER_SECOND = 1_000
 """Registrations arrive at up to this rate from the opening of registration (the design's figure)."""
@@ -50,41 +52,32 @@ WINDOW_SECONDS = 20 * 60
 CDK_OUT = Path(__file__).resolve().parent.parent / "cdk.out"
 
 
-def template_limits(cdk_out: Path = CDK_OUT) -> TemplateLimits:
-    """The functions' reservations and memory, the event sources and the stages' throttles, as synthesized."""
+def template_limits(sizing: Sizing = STANDARD, cdk_out: Path = CDK_OUT) -> TemplateLimits:
+    """The functions' reservations and memory, the event sources and the stages' throttles of ``sizing``.
+
+    As synthesized when ``cdk_out`` holds a template of that sizing (its ``tourney:sizing``), otherwise from the
+    figures the template is synthesized from (``infra/sizing.py``, ``infra/wiring.py``): the same numbers.
+    """
     if cdk_out.is_dir() and any(cdk_out.glob("*.template.json")):
-        return TemplateLimits.from_cdk_out(cdk_out)
-    reserved, maximum, stages = _throttling_figures()
+        template = load_stack(cdk_out)
+        if template.stack_metadata.get("tourney:sizing", STANDARD.name) == sizing.name:
+            return TemplateLimits.from_template(template)
     functions: dict[str, FunctionLimits] = {}
     for spec in wiring.FUNCTIONS:
-        most = maximum.get(spec.name)
+        most = sizing.sqs_maximum.get(spec.name)
         functions[spec.name] = FunctionLimits(
             name=spec.name,
-            reserved=reserved.get(spec.name),
+            reserved=sizing.reserved.get(spec.name),
             memory_mb=spec.memory_mb,
             architecture="arm64",
             batch_size=10 if most is not None else None,
             maximum_concurrency=most,
         )
+    stages = {
+        protocol: StageThrottle(float(throttle.rate_per_second), throttle.burst)
+        for protocol, throttle in (("HTTP", sizing.http), ("WEBSOCKET", sizing.websocket))
+    }
     return TemplateLimits(functions, stages)
-
-
-def _throttling_figures() -> tuple[dict[str, int], dict[str, int], dict[str, StageThrottle]]:
-    """``infra/throttling.py``'s figures, read from its source: importing it would load CDK (and node)."""
-    tree = ast.parse((Path(wiring.__file__).parent / "throttling.py").read_text())
-    values: dict[str, ast.expr] = {}
-    for node in tree.body:
-        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value is not None:
-            values[node.target.id] = node.value
-    stages: dict[str, StageThrottle] = {}
-    for protocol, name in (("HTTP", "HTTP_THROTTLE"), ("WEBSOCKET", "WEBSOCKET_THROTTLE")):
-        call = values[name]
-        assert isinstance(call, ast.Call)
-        figures = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
-        stages[protocol] = StageThrottle(float(figures["rate_per_second"]), int(figures["burst"]))
-    reserved = ast.literal_eval(values["RESERVED_CONCURRENCY"])
-    maximum = ast.literal_eval(values["SQS_MAXIMUM_CONCURRENCY"])
-    return reserved, maximum, stages
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -106,10 +99,18 @@ def _spread(values_s: list[float]) -> dict[str, float]:
 class CapacityRun(Simulation):
     """A freezeout with AWS modeled, measured as it plays (the simulation's own checks still run)."""
 
-    def __init__(self, players: int, minutes: float, seed: int, progress: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        players: int,
+        minutes: float,
+        seed: int,
+        progress: Callable[[str], None] | None = None,
+        sizing: Sizing = STANDARD,
+    ) -> None:
         options = SimulationOptions(players=players, seed=seed, terminate_at=minutes, restart=False)
         super().__init__(options)
-        self.aws = AwsModel(limits=template_limits(), rng=random.Random(seed))
+        self.sizing = sizing
+        self.aws = AwsModel(limits=template_limits(sizing), rng=random.Random(seed))
         # the same set-up as Simulation's, over a cloud with AWS modeled
         copy = not options.fast or self.faults.active
         self.cloud = Cloud(EPOCH - ANNOUNCE_BEFORE, self.faults, copy_records=copy, aws=self.aws)
@@ -305,6 +306,7 @@ class CapacityRun(Simulation):
             "tables": t.tables_at_start,
             "minutes": self.minutes,
             "seed": self.o.seed,
+            "sizing": self.sizing.name,
             "wall_s": round(wall_s, 1),
             "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
             "registration": {
@@ -363,7 +365,11 @@ class CapacityRun(Simulation):
 
 
 def measure_capacity(
-    players: int, minutes: float = 30, seed: int = 1, progress: Callable[[str], None] | None = None
+    players: int,
+    minutes: float = 30,
+    seed: int = 1,
+    progress: Callable[[str], None] | None = None,
+    sizing: Sizing = STANDARD,
 ) -> dict[str, Any]:
     """Run one capacity benchmark; the report (docs/performance.md, ``tourney bench capacity``).
 
@@ -377,7 +383,7 @@ def measure_capacity(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        run = CapacityRun(players, minutes, seed, progress)
+        run = CapacityRun(players, minutes, seed, progress, sizing)
         run.run()
         return run.capacity_report(time.perf_counter() - started)
     finally:

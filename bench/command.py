@@ -4,7 +4,7 @@
     tourney bench balancing
     tourney bench simulation [--players N] [--seed S]
     tourney bench cold-start [--runs R]
-    tourney bench capacity --players N [--minutes M] [--seed S] [--json]
+    tourney bench capacity --players N [--minutes M] [--seed S] [--sizing standard|large] [--json]
 
 ``engine`` (``tourney bench``, docs/interfaces.md): our hand engine against pokerkit
 and our evaluator against treys, side by side in one run on the same seeded
@@ -62,6 +62,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     capacity.add_argument("--players", type=_positive, required=True, help="entrants")
     capacity.add_argument("--minutes", type=float, default=30.0, help="minutes of play before the termination (30)")
     capacity.add_argument("--seed", type=int, default=1, help="seeds the simulation and the model (1)")
+    capacity.add_argument(
+        "--sizing",
+        choices=("standard", "large"),
+        default="standard",
+        help="the deployment's throttles and reservations (infra/sizing.py; standard)",
+    )
     capacity.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
     capacity.set_defaults(_run=_run_capacity)
     cold = benchmarks.add_parser("cold-start", help="import time of each Lambda handler module (target < 300 ms)")
@@ -76,10 +82,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_capacity(args: argparse.Namespace) -> int:
     from bench.capacity import ProgressLine, measure_capacity
+    from infra.sizing import sizing_named
 
     progress = ProgressLine()
     try:
-        report = measure_capacity(args.players, args.minutes, args.seed, progress)
+        report = measure_capacity(args.players, args.minutes, args.seed, progress, sizing_named(args.sizing))
     finally:
         progress.close()
     if args.json:

@@ -17,7 +17,7 @@ from constructs import Construct
 
 from infra import wiring
 from infra.naming import logical_id
-from infra.throttling import SQS_MAXIMUM_CONCURRENCY
+from infra.sizing import Sizing
 
 
 class Queues(Construct):
@@ -60,15 +60,14 @@ class Queues(Construct):
             self.by_name[spec.name] = queue
             self.dead_letters[spec.name] = dead_letters
 
-    def subscribe(self, functions: Mapping[str, lambda_.Function]) -> None:
-        """Each queue's consumer reads it (and only its consumer)."""
+    def subscribe(self, functions: Mapping[str, lambda_.Function], sizing: Sizing) -> None:
+        """Each queue's consumer reads it (and only its consumer), no faster than ``sizing`` reserves for it."""
         for spec in wiring.QUEUES:
             functions[spec.consumer].add_event_source(
                 sources.SqsEventSource(
                     self.by_name[spec.name],
                     batch_size=spec.batch_size,
                     report_batch_item_failures=True,
-                    # no more at once than the consumer's reserved concurrency (infra/throttling.py)
-                    max_concurrency=SQS_MAXIMUM_CONCURRENCY[spec.consumer],
+                    max_concurrency=sizing.sqs_maximum[spec.consumer],
                 )
             )

@@ -6,6 +6,7 @@ cdk-nag's AwsSolutions checks attached (a finding fails the synth) and returns i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from aws_cdk import App, CfnOutput, Fn, Stack, Validations
@@ -21,6 +22,7 @@ from infra.layers import Layers
 from infra.monitoring import Monitoring
 from infra.queues import Queues
 from infra.schedules import Schedules
+from infra.sizing import sizing_named
 from infra.tables import Tables
 from infra.throttling import Throttling
 from infra.web_hosting import WebHosting
@@ -37,6 +39,8 @@ class TourneyStack(Stack):
     def __init__(self, scope: Construct, construct_id: str, *, root: Path = ROOT, **kwargs: object) -> None:
         super().__init__(scope, construct_id, description="tourney: online poker tournaments (serverless)", **kwargs)  # type: ignore[arg-type]
         wiring.check()
+        sizing = sizing_named(self.node.try_get_context("sizing"))
+        self.template_options.metadata = {"tourney:sizing": sizing.name}
         require_function_code(root)  # before anything is built: a clear message, not a CDK trace
         self.tables = Tables(self, "Tables")
         self.auth = Auth(self, "Auth")
@@ -70,10 +74,11 @@ class TourneyStack(Stack):
             jwt_issuer=self.auth.issuer,
             jwt_audience=Fn.join(",", self.auth.audiences),  # the ws function accepts either client's tokens
         )
-        self.queues.subscribe(functions)
+        self.queues.subscribe(functions, sizing)
         self.throttling = Throttling(
             self,
             "Throttling",
+            sizing=sizing,
             functions=functions,
             http_stage=self.http_api.api.default_stage.node.default_child,  # type: ignore[union-attr,arg-type]
             websocket_stage=self.websocket_api.stage.node.default_child,  # type: ignore[arg-type]
@@ -99,13 +104,18 @@ class TourneyStack(Stack):
         acknowledge(self)
 
 
-def build_app(outdir: str | Path = "cdk.out", *, root: Path = ROOT, nag: bool = True) -> tuple[App, TourneyStack]:
-    """The CDK app with the tourney stack (and cdk-nag's AwsSolutions checks when ``nag``)."""
+def build_app(
+    outdir: str | Path = "cdk.out", *, root: Path = ROOT, nag: bool = True, context: Mapping[str, str] | None = None
+) -> tuple[App, TourneyStack]:
+    """The CDK app with the tourney stack (and cdk-nag's AwsSolutions checks when ``nag``).
+
+    ``context``: CDK context values, as ``cdk -c key=value`` gives them (``sizing``: ``infra/sizing.py``).
+    """
     app = App(
         outdir=str(outdir),
         # Asset folders (``aws:asset:path``) and construct paths (``aws:cdk:path``) in each resource's
         # Metadata, as the CDK CLI would set them: the local runtime finds the layers' code by them.
-        context={"aws:cdk:enable-asset-metadata": True, "aws:cdk:enable-path-metadata": True},
+        context={"aws:cdk:enable-asset-metadata": True, "aws:cdk:enable-path-metadata": True, **(context or {})},
     )
     stack = TourneyStack(app, STACK_NAME, root=root)
     if nag:

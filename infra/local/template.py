@@ -53,6 +53,8 @@ class Template:
     conditions: Mapping[str, Any] = field(default_factory=dict)
     mappings: Mapping[str, Any] = field(default_factory=dict)
     path: Path | None = None
+    stack_metadata: Mapping[str, Any] = field(default_factory=dict)
+    """The template's own ``Metadata`` (``tourney:sizing``: ``infra/sizing.py``)."""
 
     @classmethod
     def load(cls, path: Path, stack_name: str | None = None) -> Template:
@@ -68,6 +70,7 @@ class Template:
             conditions=body.get("Conditions", {}),
             mappings=body.get("Mappings", {}),
             path=Path(path),
+            stack_metadata=body.get("Metadata", {}) or {},
         )
 
     def of_type(self, resource_type: str) -> Iterator[tuple[str, Mapping[str, Any]]]:

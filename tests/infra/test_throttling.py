@@ -3,15 +3,19 @@
 A flood of API calls is throttled at the stages (429 before any function
 runs), and behind them the API functions are capped by their reserved
 concurrency, so the coordinator, the time-outs, the workflows' tasks, the
-watchdog and the sweeper always have theirs (``infra/throttling.py``).
+watchdog and the sweeper always have theirs (``infra/throttling.py``). The figures are a sizing
+(``infra/sizing.py``): ``standard`` unless the CDK context says ``sizing=large``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from infra import throttling, wiring
+import pytest
+
+from infra import wiring
 from infra.naming import logical_id
+from infra.sizing import LARGE, SIZINGS, STANDARD, UNRESERVED_MINIMUM, Sizing, sizing_named
 from tests.infra.template import Synthesized, render
 
 #: What a flood of API calls must never starve.
@@ -33,7 +37,8 @@ def stage_of(synthesized: Synthesized, api_logical_id: str) -> dict[str, Any]:
 
 
 def test_both_api_stages_throttle_every_route(synthesized: Synthesized) -> None:
-    for api, expected in (("HttpApi", throttling.HTTP_THROTTLE), ("WebSocketApi", throttling.WEBSOCKET_THROTTLE)):
+    assert synthesized.template["Metadata"]["tourney:sizing"] == "standard"
+    for api, expected in (("HttpApi", STANDARD.http), ("WebSocketApi", STANDARD.websocket)):
         settings = stage_of(synthesized, api)["DefaultRouteSettings"]
         assert settings["ThrottlingRateLimit"] == expected.rate_per_second
         assert settings["ThrottlingBurstLimit"] == expected.burst
@@ -42,10 +47,9 @@ def test_both_api_stages_throttle_every_route(synthesized: Synthesized) -> None:
 
 def test_every_function_has_reserved_concurrency(synthesized: Synthesized) -> None:
     for spec in wiring.FUNCTIONS:
-        assert (
-            function(synthesized, spec.name)["ReservedConcurrentExecutions"]
-            == throttling.RESERVED_CONCURRENCY[spec.name]
-        ), spec.name
+        assert function(synthesized, spec.name)["ReservedConcurrentExecutions"] == STANDARD.reserved[spec.name], (
+            spec.name
+        )
 
 
 def test_a_flood_of_api_calls_cannot_starve_the_rest(synthesized: Synthesized) -> None:
@@ -55,7 +59,7 @@ def test_a_flood_of_api_calls_cannot_starve_the_rest(synthesized: Synthesized) -
     assert set(KEEPS_TOURNAMENTS_MOVING) | set(API_FUNCTIONS) == set(reserved)
     assert all(reserved[name] >= 1 for name in KEEPS_TOURNAMENTS_MOVING)
     # and the reservations fit the account's quota with what Lambda keeps unreserved
-    assert sum(reserved.values()) <= throttling.ACCOUNT_CONCURRENCY - throttling.UNRESERVED_MINIMUM
+    assert sum(reserved.values()) <= STANDARD.account_concurrency - UNRESERVED_MINIMUM
 
 
 def test_the_start_workflow_map_fits_its_task_functions_reservation(synthesized: Synthesized) -> None:
@@ -72,3 +76,27 @@ def test_queue_consumers_read_no_faster_than_their_reservation(synthesized: Synt
         mapping = by_function[f"<Function{logical_id(spec.consumer)}>"]
         maximum = mapping["ScalingConfig"]["MaximumConcurrency"]
         assert 2 <= maximum <= function(synthesized, spec.consumer)["ReservedConcurrentExecutions"], spec.name
+
+
+@pytest.mark.parametrize("sizing", SIZINGS.values(), ids=SIZINGS.keys())
+def test_every_sizing_reserves_for_every_function_within_its_quota(sizing: Sizing) -> None:
+    assert set(sizing.reserved) == {spec.name for spec in wiring.FUNCTIONS}
+    assert all(sizing.reserved[name] >= 1 for name in KEEPS_TOURNAMENTS_MOVING)
+    assert sizing.unreserved() >= UNRESERVED_MINIMUM
+    assert sizing.reserved["start_tasks"] >= wiring.MAP_CONCURRENCY
+    assert {spec.consumer for spec in wiring.QUEUES} == set(sizing.sqs_maximum)
+    assert all(2 <= most <= sizing.reserved[name] for name, most in sizing.sqs_maximum.items())
+    assert all(0 < stage.rate_per_second <= stage.burst for stage in (sizing.http, sizing.websocket))
+
+
+def test_the_large_sizing_raises_every_edge_and_worker_the_standard_one_caps() -> None:
+    assert LARGE.account_concurrency > STANDARD.account_concurrency
+    assert all(LARGE.reserved[name] >= STANDARD.reserved[name] for name in STANDARD.reserved)
+    assert LARGE.websocket.rate_per_second > STANDARD.websocket.rate_per_second
+    assert LARGE.http.rate_per_second > STANDARD.http.rate_per_second
+
+
+def test_an_unknown_sizing_is_refused_by_name() -> None:
+    assert sizing_named(None) is STANDARD and sizing_named("large") is LARGE
+    with pytest.raises(ValueError, match="unknown sizing 'huge': one of standard, large"):
+        sizing_named("huge")

@@ -6,6 +6,7 @@ import functools
 import json
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,10 +22,11 @@ from tourney.simulation.aws.requests import Request
 from tourney.simulation.cloud import Cloud, InvocationError, Map
 
 from bench.capacity import measure_capacity, template_limits
+from infra.sizing import LARGE, STANDARD
 
 START = datetime(2026, 1, 1, 16, 0, tzinfo=UTC)
 CONTRACT_FIELDS = {
-    "players", "tables", "minutes", "seed", "wall_s", "peak_rss_mb", "registration", "start", "hand_gap_ms",
+    "players", "tables", "minutes", "seed", "sizing", "wall_s", "peak_rss_mb", "registration", "start", "hand_gap_ms",
     "hands_per_table_per_hour", "coordination_lag_ms", "hottest_key", "throttled_requests", "item_max_bytes",
     "lambda_peak_concurrency", "compensation_s", "cost_per_1000_hands_usd", "requests_per_1000_hands",
 }  # fmt: skip
@@ -264,3 +266,35 @@ def test_a_request_throttled_past_the_services_retries_fails_the_invocation_and_
     # And a race lost with nothing throttled, past every retry, is still a defect the harness reports
     with pytest.raises(InvocationError):
         cloud.invoke("start_tasks", lost_a_race)
+
+
+def _stack_of_sizing(cdk_out: Path, sizing: str, ws_reserved: int) -> None:
+    """A synthesized stack of one function, tagged with its sizing as ``infra/stack.py`` tags it."""
+    template = {
+        "Metadata": {"tourney:sizing": sizing},
+        "Resources": {
+            "FunctionWs": {
+                "Type": "AWS::Lambda::Function",
+                "Properties": {"ReservedConcurrentExecutions": ws_reserved, "MemorySize": 512},
+                "Metadata": {"tourney:function": "ws"},
+            }
+        },
+    }
+    cdk_out.mkdir()
+    (cdk_out / "Tourney.template.json").write_text(json.dumps(template))
+
+
+def test_the_benchmark_reads_the_synthesized_template_of_the_sizing_it_measures(tmp_path: Path) -> None:
+    # Given a template synthesized with the standard sizing (ws reserved 123, to tell it from the figures)
+    cdk_out = tmp_path / "cdk.out"
+    _stack_of_sizing(cdk_out, "standard", ws_reserved=123)
+
+    # When the benchmark asks for the standard sizing, the template is what it measures
+    assert template_limits(STANDARD, cdk_out).functions["ws"].reserved == 123
+    # and for the large sizing, which that template is not, the large figures (infra/sizing.py) are
+    large = template_limits(LARGE, cdk_out)
+    assert large.functions["ws"].reserved == LARGE.reserved["ws"]
+    assert large.functions["timeouts"].maximum_concurrency == LARGE.sqs_maximum["timeouts"]
+    assert large.stages["WEBSOCKET"].rate_per_second == LARGE.websocket.rate_per_second
+    # and without a template, the figures of the sizing asked for
+    assert template_limits(STANDARD, tmp_path / "none").functions["ws"].reserved == STANDARD.reserved["ws"]
