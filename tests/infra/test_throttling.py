@@ -9,6 +9,8 @@ watchdog and the sweeper always have theirs (``infra/throttling.py``). The figur
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -100,3 +102,32 @@ def test_an_unknown_sizing_is_refused_by_name() -> None:
     assert sizing_named(None) is STANDARD and sizing_named("large") is LARGE
     with pytest.raises(ValueError, match="unknown sizing 'huge': one of standard, large"):
         sizing_named("huge")
+
+
+def test_app_takes_context_values_as_the_cdk_cli_does() -> None:
+    from app import context_values
+
+    assert context_values(["-c", "sizing=large", "--context", "x=a=b"]) == {"sizing": "large", "x": "a=b"}
+    assert context_values([]) == {}
+
+
+@pytest.mark.slow
+def test_the_sizing_context_sizes_the_synthesized_stack(tmp_path: Path) -> None:
+    # Given the app synthesized as `python app.py -c sizing=large` does
+    from infra.stack import STACK_NAME, build_app
+
+    app, _ = build_app(tmp_path, nag=False, context={"sizing": "large"})
+    app.synth()
+    template = json.loads((tmp_path / f"{STACK_NAME}.template.json").read_text())
+    large = Synthesized(tmp_path, template, {}, 0.0)
+
+    # Then the template names its sizing, and every figure is the large sizing's
+    assert template["Metadata"]["tourney:sizing"] == "large"
+    for spec in wiring.FUNCTIONS:
+        assert function(large, spec.name)["ReservedConcurrentExecutions"] == LARGE.reserved[spec.name], spec.name
+    for api, expected in (("HttpApi", LARGE.http), ("WebSocketApi", LARGE.websocket)):
+        assert stage_of(large, api)["DefaultRouteSettings"]["ThrottlingRateLimit"] == expected.rate_per_second
+    mappings = large.of_type("AWS::Lambda::EventSourceMapping").values()
+    assert sorted(m["Properties"]["ScalingConfig"]["MaximumConcurrency"] for m in mappings) == sorted(
+        LARGE.sqs_maximum.values()
+    )
