@@ -146,3 +146,24 @@ def test_a_hand_rebuilt_from_plain_data_is_the_same_hand(data: st.DataObject) ->
     assert again.options() == hand.options()
     assert again.result == hand.result
     assert again.to_dict() == hand.to_dict()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_a_copy_of_a_hand_is_not_changed_by_the_decisions_made_on_it_after(data: st.DataObject) -> None:
+    # Given a random deal played part of the way, and a copy of it then
+    hand = data.draw(deals())
+    for _ in range(data.draw(st.integers(0, 6))):
+        options = hand.options()
+        if options is None:
+            break
+        hand.check(options.seat) if options.can_check else hand.call(options.seat)
+    copy = hand.copy()
+    before = (copy.to_dict(), copy.log, copy.options(), copy.board, [copy.stack(seat) for seat in copy.seats])
+    # When the hand is played to its end
+    play(hand, data.draw)
+    # Then the copy is the hand as it was, and plays on by itself to an end that conserves the chips
+    assert (copy.to_dict(), copy.log, copy.options(), copy.board, [copy.stack(seat) for seat in copy.seats]) == before
+    play(copy, data.draw)
+    assert copy.result is not None
+    assert sum(copy.result.finishing_stacks.values()) == sum(copy.starting_stacks.values())

@@ -953,15 +953,18 @@ class Table:
         return not ended.busted and len(self.active) >= 2
 
     def copy(self) -> Table:
-        """A copy that later commands on this table do not change (the hand's end as shown, before the next deal).
+        """A copy that later commands on this table do not change (the hand's end as shown, before the next deal;
+        a table as the store had it, before a command that may not be stored).
 
-        Shallow on purpose: every value a command replaces is immutable, or a hand
-        it no longer changes; only the seats' map is changed in place.
+        Shallow but for what a command changes in place: the seats' map and the hand in progress (every other value
+        a command replaces is immutable).
         """
         twin = Table.__new__(Table)
         for name in Table.__slots__:
             setattr(twin, name, getattr(self, name))
         twin._seats = dict(self._seats)
+        if self._hand is not None:
+            twin._hand = self._hand.copy()
         return twin
 
     # ----------------------------------------------------------- plain data

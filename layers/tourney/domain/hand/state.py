@@ -1022,6 +1022,16 @@ class Hand:
         self._stacks = list(self._starting)
         return self.starting_stacks
 
+    def copy(self) -> Hand:
+        """A copy that later decisions on this hand do not change: its lists and maps are its own (what they hold,
+        records, cards and numbers, is immutable)."""
+        twin = Hand.__new__(Hand)
+        for name in Hand.__slots__:
+            value = getattr(self, name)
+            kind = type(value)
+            setattr(twin, name, value[:] if kind is list else dict(value) if kind is dict else value)
+        return twin
+
     # ---------------------------------------------------------- serializing
 
     def to_dict(self) -> dict[str, Any]:

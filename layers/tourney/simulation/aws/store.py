@@ -75,6 +75,8 @@ class ItemSizes:
         self._seen: dict[int, tuple[Record, StoredItem]] = {}
 
     def of(self, record: Record) -> StoredItem:
+        if type(record) is TableRecord:  # a new copy at every read (``MemoryStore.copy_tables``): known by identity
+            return self._sized(record)
         seen = self._seen.get(id(record))
         if seen is not None and seen[0] is record:
             return seen[1]
