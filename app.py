@@ -9,7 +9,6 @@ AwsSolutions checks run during synth and fail it on any unacknowledged finding
 
 from __future__ import annotations
 
-import itertools
 import os
 import sys
 import time
@@ -17,21 +16,11 @@ import time
 STARTED = time.perf_counter()
 os.environ.setdefault("JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION", "20")
 
-from infra.stack import build_app  # noqa: E402  (importing aws-cdk-lib starts Node: after the setting above)
-
-
-def context_values(argv: list[str]) -> dict[str, str]:
-    """``-c key=value`` pairs (``--context`` too), as the CDK CLI takes them."""
-    values: dict[str, str] = {}
-    for flag, pair in itertools.pairwise(argv):
-        if flag in ("-c", "--context"):
-            key, _, value = pair.partition("=")
-            values[key] = value
-    return values
+from infra.stack import build_app, cli_context  # noqa: E402  (importing aws-cdk-lib starts Node: after the setting above)
 
 
 def main() -> int:
-    app, _ = build_app(os.environ.get("CDK_OUTDIR", "cdk.out"), context=context_values(sys.argv[1:]))
+    app, _ = build_app(os.environ.get("CDK_OUTDIR", "cdk.out"), context=cli_context(sys.argv[1:]))
     assembly = app.synth()
     seconds = time.perf_counter() - STARTED
     stacks = ", ".join(stack.stack_name for stack in assembly.stacks)

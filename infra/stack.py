@@ -6,7 +6,8 @@ cdk-nag's AwsSolutions checks attached (a finding fails the synth) and returns i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from pathlib import Path
 
 from aws_cdk import App, CfnOutput, Fn, Stack, Validations
@@ -102,6 +103,12 @@ class TourneyStack(Stack):
         CfnOutput(self, "AppUrl", value=self.web.app_url, description="the web client (players and operators)")
         CfnOutput(self, "AlarmTopicArn", value=self.monitoring.topic.topic_arn, description="subscribe the on-call")
         acknowledge(self)
+
+
+def cli_context(argv: Sequence[str]) -> dict[str, str]:
+    """The ``-c key=value`` pairs (``--context`` too) of a command line, as the CDK CLI takes them."""
+    pairs = (pair.partition("=") for flag, pair in pairwise(argv) if flag in ("-c", "--context"))
+    return {key: value for key, _, value in pairs}
 
 
 def build_app(

@@ -105,10 +105,10 @@ def test_an_unknown_sizing_is_refused_by_name() -> None:
 
 
 def test_app_takes_context_values_as_the_cdk_cli_does() -> None:
-    from app import context_values
+    from infra.stack import cli_context
 
-    assert context_values(["-c", "sizing=large", "--context", "x=a=b"]) == {"sizing": "large", "x": "a=b"}
-    assert context_values([]) == {}
+    assert cli_context(["-c", "sizing=large", "--context", "x=a=b", "-v"]) == {"sizing": "large", "x": "a=b"}
+    assert cli_context([]) == {}
 
 
 @pytest.mark.slow

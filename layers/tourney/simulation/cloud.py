@@ -200,8 +200,7 @@ class Cloud:
         """With ``aws``: invocations AWS failed, by function (a request throttled past the SDK's retries, a write
         meeting a transaction, an item over 400 KB); the trigger delivers or the client sends again."""
         self.faults = faults
-        # With AWS modeled an invocation may fail after its service changed a table it read: the store keeps the table.
-        self.store = MemoryStore(copy_records=copy_records, copy_tables=aws is not None)
+        self.store = MemoryStore(copy_records=copy_records, copy_tables=aws is not None)  # AWS may fail a write
         self.delivery_seconds = DELIVERY_SECONDS if aws is None else aws.latencies.sqs_to_lambda
         self.task_seconds = TASK_SECONDS if aws is None else aws.latencies.state_transition
         """The whole store, as the harness reads it; the services reach it as the running function does."""
