@@ -24,7 +24,7 @@ towards the dead-letter queue). ``infra/throttling.py`` applies a sizing;
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 UNRESERVED_MINIMUM: Final = 100
@@ -81,26 +81,17 @@ STANDARD: Final = Sizing(
     sqs_maximum={"timeouts": 100, "coordinator": 50},
 )
 
-LARGE: Final = Sizing(
+LARGE: Final = replace(
+    STANDARD,
     name="large",
     account_concurrency=10_000,
     # About 27,800 tables of a 250,000 field each deal a hand a minute: some 6,000 decisions a second at the start,
     # half of them over each API (the app's choice), beside 1,000 registrations a second before it.
     http=StageThrottle(rate_per_second=5_000, burst=10_000),
     websocket=StageThrottle(rate_per_second=5_000, burst=10_000),
-    reserved={
-        "api": 2_000,
-        "ws": 2_000,
-        "admin": 20,
-        "timeouts": 1_000,  # every table's decision clock, ten to an invocation
-        "coordinator": 50,
-        "start": 5,
-        "start_tasks": 80,
-        "recovery_tasks": 20,
-        "watchdog": 2,
-        "sweeper": 2,
-    },
-    sqs_maximum={"timeouts": 1_000, "coordinator": 50},
+    # every table's decision clock, ten to an invocation: 1,000 is the most an SQS event source runs at once
+    reserved={**STANDARD.reserved, "api": 2_000, "ws": 2_000, "timeouts": 1_000},
+    sqs_maximum={**STANDARD.sqs_maximum, "timeouts": 1_000},
 )
 
 SIZINGS: Final[Mapping[str, Sizing]] = {sizing.name: sizing for sizing in (STANDARD, LARGE)}
