@@ -321,11 +321,7 @@ class MemoryStore:
             return None
         if type(found) is tuple:
             return _unpacked(found)
-        if self.copy_records:
-            return _copy(found)
-        if self.copy_tables and type(found) is TableRecord:
-            return replace(found, table=found.table.copy())
-        return found
+        return self._handed_out(found)
 
     def _scan(self, prefix: Key, order: Callable[[Key], Any] | None = None) -> list[Any]:
         """The items under ``prefix``, by key (or by ``order`` of the key): copies, as a query returns them."""
@@ -336,11 +332,17 @@ class MemoryStore:
             found = self._values(ordered if n <= 2 else (k for k in ordered if k[:n] == prefix))
             if found and type(found[0]) is tuple:
                 return [_unpacked(v) for v in found]
-            if self.copy_records:
-                return [_copy(v) for v in found]
-            if self.copy_tables and found and type(found[0]) is TableRecord:
-                return [replace(v, table=v.table.copy()) for v in found]
+            if self.copy_records or (self.copy_tables and found and type(found[0]) is TableRecord):
+                return [self._handed_out(v) for v in found]
             return found
+
+    def _handed_out(self, record: Any) -> Any:
+        """A stored record as a read hands it out: a copy, a table's own seats and hand, or the record itself."""
+        if self.copy_records:
+            return _copy(record)
+        if self.copy_tables and type(record) is TableRecord:
+            return replace(record, table=record.table.copy())
+        return record
 
     def _put(self, key: Key, value: Any) -> None:
         items = self._items
