@@ -120,6 +120,8 @@ class LobbyService:
             if record.closed and state.status is TournamentStatus.RUNNING:
                 continue
             for sp in record.table.seats.values():
+                if sp.player in record.disqualified:
+                    continue  # out of the tournament now; their chips leave play when the hand ends
                 # A seat's stack is the one it started the hand in progress with: the pot is nobody's yet,
                 # so the standings always add up to every chip in play.
                 chips = sp.stack

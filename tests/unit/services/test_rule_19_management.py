@@ -175,6 +175,9 @@ def test_rule_19_disqualified_players_hand_is_folded_at_once_and_they_take_no_pl
     assert hand is not None and str(hand.status(record.table.seat_of(victim))) == "folded"
     after = record.table.awaiting()
     assert after is not None and (after.seat, after.seq) == (awaiting.seat, awaiting.seq)
+    # And the standings no longer list them, though their chips leave play only when the hand ends
+    standings = services.lobby.standings(tid)
+    assert victim not in [row.player for row in standings.players] and standings.players_left == 5
     # And, once the hand ends, their chips leave play and they are dealt no further hand
     fold_to_the_end_of_the_hand(services, tid)
     check_chips_and_money(services, tid)
