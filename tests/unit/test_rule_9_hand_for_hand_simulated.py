@@ -34,9 +34,9 @@ def test_rule_9_no_table_deals_a_second_hand_for_hand_hand_before_every_table_fi
 
 
 def test_rule_10_players_out_at_two_tables_in_one_round_are_ranked_by_chips_at_the_hands_start() -> None:
-    # Given a simulated tournament (seed 253) whose bubble round ended with players out at both tables, the one whose
+    # Given a simulated tournament (seed 214) whose bubble round ended with players out at both tables, the one whose
     # hand ended first holding more chips at its start
-    rounds = Simulation(SimulationOptions(players=60, seed=253)).run().report["hand_for_hand_rounds"]
+    rounds = Simulation(SimulationOptions(players=60, seed=214)).run().report["hand_for_hand_rounds"]
     (played,) = [r for r in rounds if len({b["table"] for b in r["busted"]}) > 1]
     first, second = played["busted"]  # in the order their hands ended
     assert first["start_chips"] > second["start_chips"]

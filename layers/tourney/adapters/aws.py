@@ -21,7 +21,7 @@ from functools import cached_property
 from typing import Any, TypeVar
 
 from tourney.adapters.dynamo.connections import ConnectionStore
-from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue, deduplication_id
+from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TablesSettled, TimeoutDue, deduplication_id
 from tourney.services.ports import PlayerPush, Push, PushesByRound, TablePush
 
 T = TypeVar("T")
@@ -204,6 +204,10 @@ class SqsTimeouts:
             failed = self._sqs.send_message_batch(QueueUrl=self._url, Entries=entries).get("Failed", [])
             if failed:
                 raise RuntimeError(f"the time-outs queue refused {len(failed)} of {len(entries)}: {failed[0]}")
+
+    def follow(self, settled: TablesSettled) -> bool:
+        self._sqs.send_message(QueueUrl=self._url, MessageBody=settled.to_json())
+        return True
 
 
 def _delay(seconds: int) -> int:

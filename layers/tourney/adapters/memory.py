@@ -38,7 +38,7 @@ from tourney.domain.errors import NotFound, StaleVersion
 from tourney.domain.hand_for_hand import HandForHand
 from tourney.domain.ledger import Account, Entry, Ledger
 from tourney.domain.table import Table
-from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
+from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TablesSettled, TimeoutDue
 from tourney.services.ports import Push, TablePush
 from tourney.services.records import (
     AccountRecord,
@@ -634,6 +634,10 @@ class MemoryTimers:
     def arm_many(self, armed: Sequence[tuple[TimeoutDue | RebuyDue, int]]) -> None:
         for message, delay_seconds in armed:
             self.arm(message, delay_seconds)
+
+    def follow(self, settled: TablesSettled) -> bool:
+        """No queue between: the coordinator pushes and arms at once."""
+        return False
 
     @property
     def armed(self) -> list[TimeoutDue | RebuyDue]:

@@ -42,10 +42,10 @@ from tourney.domain.table import Table
 from tourney.domain.tournament import HandSettled, TournamentState
 from tourney.services.dealer import hand_history, publish_orders
 from tourney.services.deps import HandPorts
-from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue
-from tourney.services.ports import PlayerPush, Push, Store
+from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TablesSettled
+from tourney.services.ports import PlayerPush, Store
 from tourney.services.records import CoordinatorRecord, EntrantRecord, Record, TableRecord, evolve
-from tourney.services.tables import deal, follow_writes, retrying, table_push
+from tourney.services.tables import deal, follow_settlement, retrying
 from tourney.services.views import Coordinated, PlaceView, placed_push
 
 MOST_ITEMS = 60
@@ -209,7 +209,7 @@ class CoordinatorService(HandPorts):
                 break  # the window's own unit of work committed: what follows is read afresh
         if chunk.settled:
             self._commit(chunk)
-            self._push(chunk)
+            self._follow(chunk)
         return answers
 
     def _one(self, chunk: _Chunk, m: HandEnded | RebuyClosed) -> Coordinated:
@@ -384,34 +384,27 @@ class CoordinatorService(HandPorts):
             uow.save(t.lived(t.life.finish(chunk.now)))
         uow.commit()
 
-    def _push(self, chunk: _Chunk) -> None:
-        """Push each changed table once, tell each moved player where they now sit and each placed player the place.
-
-        The dealt tables' time-outs are armed first, together (``follow_writes``), then the pushes go out
-        together (``Pushes.many``).
-        """
-        d = self._d
+    def _follow(self, chunk: _Chunk) -> None:
+        """Arm the dealt tables' time-outs, push each changed table once, tell each moved player where they now sit
+        and each placed player the place: handed to the time-outs queue (``TablesSettled``), so that the stream's
+        next batch need not wait for the pushes; where there is no queue (memory), at once."""
         touched = chunk.touched
         tid = touched.tournament_id
-        dealt = {t for s in chunk.settled for t in s.dealt}
-        held = {s.ended_at for s in chunk.settled if s.result.held}
-        stored = {t: evolve(current, version=current.version + 1) for t, current in touched.tables.items()}
-        follow_writes(d, [stored[t] for t in stored if t in dealt])
-        pushes: list[Push] = []
-        for table_id in stored:
-            event = "table_changed"
-            if table_id in dealt:
-                event = "hand_dealt"
-            elif table_id in held:
-                event = "hand_for_hand"  # it waits for the round's other tables
-            pushes.append(table_push(d, stored[table_id], event))
+        dealt = tuple(dict.fromkeys(t for s in chunk.settled for t in s.dealt))
+        held = tuple(s.ended_at for s in chunk.settled if s.result.held)
+        notices: list[PlayerPush] = []
         for settled in chunk.settled:
             for change in settled.changes:  # each moved player is told where they now sit: a client opens that table
                 seats = touched.tables[change.to_table].table.players.items()
                 now_at = {p: seat for seat, p in seats}  # after a redraw
-                pushes.append(PlayerPush(change.player, _moved(tid, change, now_at.get(change.player, change.to_seat))))
-            pushes += [PlayerPush(p.player_id, placed_push(tid, p)) for p in settled.result.placings]
-        d.pushes.many(pushes)
+                seat = now_at.get(change.player, change.to_seat)
+                notices.append(PlayerPush(change.player, _moved(tid, change, seat)))
+            notices += [PlayerPush(p.player_id, placed_push(tid, p)) for p in settled.result.placings]
+        players = tuple((n.player_id, dict(n.message)) for n in notices)
+        message = TablesSettled(tid, tuple(touched.tables), dealt, held, players)
+        if not self._d.timers.follow(message):
+            stored = {t: evolve(current, version=current.version + 1) for t, current in touched.tables.items()}
+            follow_settlement(self._d, message, stored)
 
     def _redraw(self, table: Table, state: TournamentState) -> None:
         """The final table: every seat drawn again, then the button by cards (docs/rules.md, rule 12)."""

@@ -4,10 +4,10 @@ Every message is idempotent by its content: a duplicate delivery changes
 nothing (``TimeoutDue`` names the decision ``hand``/``seq`` it times out;
 ``HandEnded`` the hand whose end the coordinator processes once).
 ``kind`` tells the messages of one queue apart: the time-outs queue carries
-``TimeoutDue`` and ``RebuyDue`` (:func:`parse_timer`), the coordinator's FIFO
+``TimeoutDue``, ``RebuyDue`` and ``TablesSettled`` (:func:`parse_timer`), the coordinator's FIFO
 queue ``HandEnded`` and ``RebuyClosed`` (:func:`parse_coordination`).
 
-The four queue messages are frozen slotted dataclasses, validated by pydantic
+The queue messages are frozen slotted dataclasses, validated by pydantic
 where they come off a queue (``parse_timer``, ``parse_coordination``: the same
 constraints, unknown fields refused): a ``TimeoutDue`` is built for every
 decision, and a pydantic model costs twice as much to build. The schedules'
@@ -104,6 +104,30 @@ class RebuyClosed(_AfterHand):
     kind: Literal["rebuy_closed"] = "rebuy_closed"
 
 
+@dataclass(frozen=True, slots=True)
+class TablesSettled(QueueMessage):
+    """To the time-outs queue: what a batch of the coordinator's stream committed, followed outside that stream.
+
+    Each table in ``tables`` is read again (its latest state) and pushed: ``hand_dealt`` if in ``dealt`` (its
+    time-out armed too), ``hand_for_hand`` if in ``held`` (it waits for the round's other tables), else
+    ``table_changed``; each player in ``players`` is sent their message (a move, a place). A duplicate pushes again
+    and arms a time-out the table's own check finds stale: nothing changes.
+    """
+
+    tournament_id: NonEmpty
+    tables: tuple[NonEmpty, ...]
+    dealt: tuple[NonEmpty, ...] = ()
+    held: tuple[NonEmpty, ...] = ()
+    players: tuple[tuple[NonEmpty, dict[str, Any]], ...] = ()
+    kind: Literal["tables_settled"] = "tables_settled"
+
+    def event(self, table: str) -> str:
+        """The event ``table`` is pushed with."""
+        if table in self.dealt:
+            return "hand_dealt"
+        return "hand_for_hand" if table in self.held else "table_changed"
+
+
 class StartTournament(Message):
     """The start schedule fired, or a Sit&Go filled: start the start workflow."""
 
@@ -123,14 +147,14 @@ class StartPlan(Message):
     refunded: int = 0
 
 
-TimerMessage = Annotated[TimeoutDue | RebuyDue, Field(discriminator="kind")]
+TimerMessage = Annotated[TimeoutDue | RebuyDue | TablesSettled, Field(discriminator="kind")]
 CoordinationMessage = Annotated[HandEnded | RebuyClosed, Field(discriminator="kind")]
 
-_TIMER: TypeAdapter[TimeoutDue | RebuyDue] = TypeAdapter(TimerMessage)
+_TIMER: TypeAdapter[TimeoutDue | RebuyDue | TablesSettled] = TypeAdapter(TimerMessage)
 _COORDINATION: TypeAdapter[HandEnded | RebuyClosed] = TypeAdapter(CoordinationMessage)
 
 
-def parse_timer(raw: str | bytes | dict[str, Any]) -> TimeoutDue | RebuyDue:
+def parse_timer(raw: str | bytes | dict[str, Any]) -> TimeoutDue | RebuyDue | TablesSettled:
     """A message of the time-outs queue (``pydantic.ValidationError`` when malformed)."""
     if isinstance(raw, dict):
         return _TIMER.validate_python(raw)
@@ -168,6 +192,7 @@ __all__ = [
     "RebuyDue",
     "StartPlan",
     "StartTournament",
+    "TablesSettled",
     "TimeoutDue",
     "TimerMessage",
     "deduplication_id",

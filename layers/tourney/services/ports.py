@@ -39,7 +39,7 @@ from datetime import datetime
 from typing import Any, Protocol
 
 from tourney.domain.ledger import Account, Entry
-from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TimeoutDue
+from tourney.services.messages import HandEnded, RebuyClosed, RebuyDue, TablesSettled, TimeoutDue
 from tourney.services.records import (
     AccountRecord,
     AuditRecord,
@@ -351,6 +351,11 @@ class TimeoutScheduler(Protocol):
 
     def arm_many(self, armed: Sequence[tuple[TimeoutDue | RebuyDue, int]]) -> None:
         """Each message with its delay, sent together (SQS: ten to a request)."""
+        ...
+
+    def follow(self, settled: TablesSettled) -> bool:
+        """Queue what the coordinator committed, for the time-outs function to push and arm (True); False: this
+        adapter has no queue between (memory), and the caller follows it at once."""
         ...
 
 

@@ -23,9 +23,9 @@ from tourney.domain.structure import BlindLevel
 from tourney.domain.table import Awaiting, LastAction, SeatedPlayer, Table
 from tourney.domain.tournament import TournamentState
 from tourney.services.deps import Deps
-from tourney.services.messages import HandEnded, RebuyDue, TimeoutDue
+from tourney.services.messages import HandEnded, RebuyDue, TablesSettled, TimeoutDue
 from tourney.services.names import names_of
-from tourney.services.ports import TablePush
+from tourney.services.ports import PlayerPush, Push, TablePush
 from tourney.services.records import TableRecord, evolve
 from tourney.services.views import LastActionView, PotView, SeatView, TableView, ToAct, shown_draw
 
@@ -232,6 +232,16 @@ def follow_writes(deps: Deps, records: Sequence[TableRecord]) -> None:
         deps.timers.arm_many(armed)
 
 
+def follow_settlement(deps: Deps, settled: TablesSettled, records: Mapping[str, TableRecord]) -> None:
+    """What follows the coordinator's commit: the dealt tables' time-outs armed together, then one round of pushes
+    (each table with its event, each player their message). ``records``: the tables as stored; one missing is
+    skipped (nothing to push)."""
+    follow_writes(deps, [records[t] for t in settled.dealt if t in records])
+    pushes: list[Push] = [table_push(deps, records[t], settled.event(t)) for t in settled.tables if t in records]
+    pushes += [PlayerPush(player, message) for player, message in settled.players]
+    deps.pushes.many(pushes)
+
+
 def _hand_ended(deps: Deps, record: TableRecord) -> bool:
     """Whether the write ended a hand the coordinator has yet to settle: its end is then sent to it."""
     table = record.table
@@ -296,6 +306,7 @@ __all__ = [
     "arm",
     "deal",
     "deal_at",
+    "follow_settlement",
     "follow_write",
     "follow_writes",
     "push_table",

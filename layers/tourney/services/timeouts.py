@@ -7,7 +7,9 @@ nothing either). When the decision's own time ran out and the player has a
 time bank, the bank starts and a time-out is armed for it; otherwise (or when
 the bank's time-out comes) the table checks or folds for the player and marks
 them away, and play continues as after an action. A ``RebuyDue`` is
-handed to the coordinator's ordered stream (``RebuyClosed``).
+handed to the coordinator's ordered stream (``RebuyClosed``). A
+``TablesSettled`` is what a batch of that stream committed: its tables are
+read again and pushed, the dealt ones' time-outs armed.
 """
 
 from __future__ import annotations
@@ -16,10 +18,10 @@ from tourney.domain.errors import NoHandInProgress, NotFound, NotSeated, NotYour
 from tourney.domain.table import BankStarted
 from tourney.services.dealer import after_table_write, close_hand
 from tourney.services.deps import HandPorts
-from tourney.services.messages import RebuyClosed, RebuyDue, TimeoutDue
+from tourney.services.messages import RebuyClosed, RebuyDue, TablesSettled, TimeoutDue
 from tourney.services.play import outcome
 from tourney.services.records import TableRecord, evolve
-from tourney.services.tables import after_write, retrying
+from tourney.services.tables import after_write, follow_settlement, retrying
 from tourney.services.views import ActionOutcome
 
 STALE = (StaleAction, NoHandInProgress, NotSeated, NotYourTurn, NotFound)
@@ -36,6 +38,11 @@ class TimeoutService(HandPorts):
         if self._awaiting(message) is None:
             return None  # the decision moved on: most time-outs, since most players act in time
         return retrying(self._d, lambda: self._timeout(message))
+
+    def on_tables_settled(self, settled: TablesSettled) -> None:
+        """Push the tables a coordination batch committed, as they are now, and arm the dealt ones' time-outs."""
+        records = self._d.store.tables.get_many(settled.tournament_id, settled.tables)
+        follow_settlement(self._d, settled, records)
 
     def _awaiting(self, m: TimeoutDue) -> TableRecord | None:
         """The table, if it still awaits the decision ``m`` was armed for."""

@@ -50,6 +50,7 @@ from tourney.services.messages import (
     HandEnded,
     RebuyClosed,
     RebuyDue,
+    TablesSettled,
     TimeoutDue,
     deduplication_id,
 )
@@ -714,6 +715,13 @@ class _Timers:
         cloud.send("timeouts", message, cloud.services.timeouts.on_timeout, delay=delay_seconds, charged=charged)
         if isinstance(message, TimeoutDue):
             cloud.on_armed(message, float(delay_seconds))
+
+    def follow(self, settled: TablesSettled) -> bool:
+        cloud = self._cloud
+        if cloud.grants is not None:
+            cloud.grants.send("timeouts")
+        cloud.send("timeouts", settled, cloud.services.timeouts.on_tables_settled)
+        return True
 
     def arm_many(self, armed: Sequence[tuple[TimeoutDue | RebuyDue, int]]) -> None:
         """As ``adapters/aws.py`` sends them: one SendMessageBatch for each ten."""

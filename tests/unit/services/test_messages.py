@@ -13,6 +13,7 @@ from tourney.services.messages import (
     RebuyDue,
     StartPlan,
     StartTournament,
+    TablesSettled,
     TimeoutDue,
     parse_coordination,
     parse_timer,
@@ -48,6 +49,15 @@ def test_the_timeouts_queue_tells_a_rebuy_window_from_a_decision() -> None:
         parse_timer({"kind": "timeout_due", "tournament_id": "t", "table": "1", "hand": 1, "seq": 0, "seat": 1}),
         TimeoutDue,
     )
+
+
+def test_the_timeouts_queue_carries_what_a_coordination_batch_committed_with_each_tables_event() -> None:
+    # Given a batch that dealt table 1, held table 2 for hand-for-hand, changed table 3 and placed a player
+    settled = TablesSettled("t1", ("1", "2", "3"), dealt=("1",), held=("2",), players=(("ann", {"event": "placed"}),))
+    # When it goes through the queue; Then it parses back to itself, and names each table's event
+    assert parse_timer(settled.to_json()) == settled
+    assert json.loads(settled.to_json())["kind"] == "tables_settled"
+    assert [settled.event(t) for t in ("1", "2", "3")] == ["hand_dealt", "hand_for_hand", "table_changed"]
 
 
 def test_the_coordinator_queue_carries_hand_ended_and_rebuy_closed() -> None:
